@@ -1,0 +1,38 @@
+import CFprint
+
+/// Owns a `GCancellable`, optionally cancelled by a timer on the default main context, which the
+/// sync calls iterate: the timeout fires inside `fp_device_verify_sync` on the same thread.
+public final class Cancellable {
+    let raw: UnsafeMutablePointer<GCancellable>
+    private var timer: UnsafeMutablePointer<GSource>?
+
+    public init() {
+        raw = g_cancellable_new()
+    }
+
+    /// Cancels after `milliseconds` (`g_timeout_source_new` attached to the default context).
+    public convenience init(milliseconds: UInt32) {
+        self.init()
+        let source = g_timeout_source_new(milliseconds)!
+        g_source_set_callback(
+            source,
+            { data in
+                g_cancellable_cancel(data?.assumingMemoryBound(to: GCancellable.self))
+                return gboolean(0)  // G_SOURCE_REMOVE
+            }, gpointer(raw), nil)
+        g_source_attach(source, nil)
+        timer = source
+    }
+
+    public var isCancelled: Bool { g_cancellable_is_cancelled(raw) != 0 }
+
+    public func cancel() { g_cancellable_cancel(raw) }
+
+    deinit {
+        if let timer {
+            g_source_destroy(timer)  // harmless if it already fired
+            g_source_unref(timer)
+        }
+        g_object_unref(gpointer(raw))
+    }
+}

@@ -1,0 +1,98 @@
+import CFprint
+import TouchAuthCore
+
+/// Owns a reference to an `FpDevice`. Opened with `open`, closed with `close` or on deinit.
+public final class Device {
+    let raw: UnsafeMutablePointer<FpDevice>
+    private var isOpen = false
+
+    init(retaining raw: UnsafeMutablePointer<FpDevice>) {
+        self.raw = raw
+        g_object_ref(gpointer(raw))
+    }
+
+    deinit {
+        if isOpen { fp_device_close_sync(raw, nil, nil) }
+        g_object_unref(gpointer(raw))
+    }
+
+    /// `fp_device_get_driver`: the driver's id, e.g. `virtual_device` (part of fprintd's path).
+    public var driver: String { String(cString: fp_device_get_driver(raw)) }
+    /// `fp_device_get_device_id` (part of fprintd's path).
+    public var deviceID: String { String(cString: fp_device_get_device_id(raw)) }
+    /// `fp_device_get_name`: for people.
+    public var name: String { String(cString: fp_device_get_name(raw)) }
+    public var enrollStages: Int { Int(fp_device_get_nr_enroll_stages(raw)) }
+    /// Whether the sensor can find one print among many in one scan (`FP_DEVICE_FEATURE_IDENTIFY`).
+    public var canIdentify: Bool { fp_device_has_feature(raw, FP_DEVICE_FEATURE_IDENTIFY) != 0 }
+
+    /// `fp_device_open_sync`.
+    public func open(_ cancellable: Cancellable? = nil) throws(FingerprintError) {
+        var error: UnsafeMutablePointer<GError>?
+        guard fp_device_open_sync(raw, cancellable?.raw, &error) != 0 else { throw FingerprintError.consume(error) }
+        isOpen = true
+    }
+
+    /// `fp_device_close_sync`; errors are of no use to anyone at this point.
+    public func close() {
+        guard isOpen else { return }
+        isOpen = false
+        fp_device_close_sync(raw, nil, nil)
+    }
+
+    /// One scan against one print (`fp_device_verify_sync`). Returns whether it matched.
+    public func verify(_ print: Print, _ cancellable: Cancellable) throws(FingerprintError) -> Bool {
+        var match: gboolean = 0
+        var error: UnsafeMutablePointer<GError>?
+        guard fp_device_verify_sync(raw, print.raw, cancellable.raw, nil, nil, &match, nil, &error) != 0 else {
+            throw FingerprintError.consume(error)
+        }
+        return match != 0
+    }
+
+    /// One scan against several prints (`fp_device_identify_sync`). Returns the index of the
+    /// print that matched, or nil for a finger that matched none.
+    public func identify(_ prints: [Print], _ cancellable: Cancellable) throws(FingerprintError) -> Int? {
+        let gallery = g_ptr_array_new()!
+        defer { g_ptr_array_unref(gallery) }  // holds no references: `prints` keeps them alive
+        for print in prints { g_ptr_array_add(gallery, gpointer(print.raw)) }
+        var match: OpaquePointer?
+        var error: UnsafeMutablePointer<GError>?
+        guard fp_device_identify_sync(raw, gallery, cancellable.raw, nil, nil, &match, nil, &error) != 0 else {
+            throw FingerprintError.consume(error)
+        }
+        guard let match else { return nil }
+        defer { g_object_unref(gpointer(match)) }  // (transfer full)
+        return prints.firstIndex { $0.raw == match || fp_print_equal($0.raw, match) != 0 }
+    }
+
+    /// Enrolls a finger (`fp_device_enroll_sync`), calling `progress` after each stage with the
+    /// number of stages done so far, or with a retry hint.
+    public func enroll(
+        _ template: Print, _ cancellable: Cancellable, progress: (EnrollProgress) -> Void
+    ) throws(FingerprintError) -> Print {
+        var error: UnsafeMutablePointer<GError>?
+        let enrolled = withoutActuallyEscaping(progress) { progress in
+            var box = progress
+            return withUnsafeMutablePointer(to: &box) { boxPointer in
+                fp_device_enroll_sync(
+                    raw, template.raw, cancellable.raw,
+                    { _, stages, _, data, error in
+                        let progress = data!.assumingMemoryBound(to: ((EnrollProgress) -> Void).self).pointee
+                        if let error, error.pointee.domain == touchauth_fp_device_retry_quark() {
+                            progress(.retry)  // (transfer none): libfprint frees it
+                        } else {
+                            progress(.stage(Int(stages)))
+                        }
+                    }, gpointer(boxPointer), &error)
+            }
+        }
+        guard let enrolled else { throw FingerprintError.consume(error) }
+        return Print(adopting: enrolled)
+    }
+}
+
+public enum EnrollProgress: Equatable {
+    case stage(Int)
+    case retry
+}

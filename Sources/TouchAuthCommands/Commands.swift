@@ -1,0 +1,117 @@
+import Glibc
+import TouchAuthCore
+
+/// Why a command failed. Each is one line on stderr and a non-zero exit status.
+enum CommandError: Error, Equatable, CustomStringConvertible {
+    case usage(String)
+    case config(String)
+    case unavailable(String)
+    case failed(String)
+
+    var description: String {
+        switch self {
+        case .usage(let why), .config(let why), .unavailable(let why), .failed(let why): why
+        }
+    }
+
+    /// 2 for a command line that makes no sense, 1 for everything else.
+    var exitStatus: Int32 {
+        if case .usage = self { return 2 }
+        return 1
+    }
+}
+
+/// A command: its name, the options it takes (`true`: takes a value), one line of help, and
+/// what it does with the parsed options.
+struct Command: Sendable {
+    let name: String
+    let options: [String: Bool]
+    let usage: String
+    let run: @Sendable ([String: String]) throws(CommandError) -> Void
+}
+
+let commands: [Command] = [
+    Command(
+        name: "pam-verify", options: [:],
+        usage: "touchauth pam-verify    (run by pam_touchauth.so; speaks pam/PROTOCOL.md on stdin/stdout)",
+        run: { _ throws(CommandError) in exit(PamVerify.run()) }),
+    Command(
+        name: "enroll", options: ["user": true, "finger": true, "config": true, "replace": false],
+        usage: "touchauth enroll --user USER [--finger FINGER] [--replace] [--config PATH]",
+        run: Enroll.run),
+    Command(
+        name: "list", options: ["user": true, "config": true],
+        usage: "touchauth list [--user USER] [--config PATH]",
+        run: ListPrints.run),
+    Command(
+        name: "config-dump", options: ["config": true],
+        usage: "touchauth config-dump [--config PATH]    (the settings as the helper reads them)",
+        run: ConfigDump.run),
+]
+
+/// The program: `touchauth COMMAND [OPTIONS]`.
+public func main() -> Never {
+    System.sanitizeEnvironment()
+    System.openLog()
+    let arguments = Array(CommandLine.arguments.dropFirst())
+    let help = "usage:\n" + commands.map { "  \($0.usage)\n" }.joined()
+        + "fingers: " + Finger.allCases.map(\.name).joined(separator: ", ") + "\n"
+    guard let name = arguments.first, name != "--help", name != "-h", name != "help" else {
+        System.write(help, to: arguments.isEmpty ? 2 : 1)
+        exit(arguments.isEmpty ? 2 : 0)
+    }
+    guard let command = commands.first(where: { $0.name == name }) else {
+        fail(.usage("touchauth: unknown command '\(name)' (see touchauth --help)"))
+    }
+    do {
+        let options = try parseOptions(Array(arguments.dropFirst()), for: command)
+        if options["help"] != nil {
+            System.write("usage: \(command.usage)\n", to: 1)
+            exit(0)
+        }
+        try command.run(options)
+        exit(0)
+    } catch {
+        fail(error)
+    }
+}
+
+func fail(_ error: CommandError) -> Never {
+    let text = error.description
+    System.write((text.hasPrefix("touchauth") ? text : "touchauth: \(text)") + "\n", to: 2)
+    exit(error.exitStatus)
+}
+
+/// `--name value`, `--name=value`, or `--flag`, each at most once, only those the command takes.
+func parseOptions(_ words: [String], for command: Command) throws(CommandError) -> [String: String] {
+    var options: [String: String] = [:]
+    var index = 0
+    while index < words.count {
+        let word = words[index]
+        index += 1
+        if word == "--help" || word == "-h" { return ["help": ""] }
+        guard word.hasPrefix("--") else { throw .usage("\(command.name): unexpected argument '\(word)'") }
+        var name = String(word.dropFirst(2))
+        var value: String?
+        if let eq = name.firstIndex(of: "=") {
+            value = String(name[name.index(after: eq)...])
+            name = String(name[..<eq])
+        }
+        guard let takesValue = command.options[name] else {
+            throw .usage("\(command.name): unknown option --\(name) (usage: \(command.usage))")
+        }
+        guard options[name] == nil else { throw .usage("\(command.name): --\(name) given twice") }
+        if takesValue {
+            if value == nil, index < words.count {
+                value = words[index]
+                index += 1
+            }
+            guard let value, !value.isEmpty else { throw .usage("\(command.name): --\(name) needs a value") }
+            options[name] = value
+        } else {
+            guard value == nil else { throw .usage("\(command.name): --\(name) takes no value") }
+            options[name] = ""
+        }
+    }
+    return options
+}

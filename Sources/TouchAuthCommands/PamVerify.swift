@@ -1,0 +1,122 @@
+import Fingerprint
+import Glibc
+import TouchAuthCore
+
+/// `touchauth pam-verify`: the helper's side of pam/PROTOCOL.md. Reads the shim's request on
+/// stdin, speaks the reply on stdout, and always ends with one `result` line.
+enum PamVerify {
+    static func run() -> Int32 {
+        let send: (ReplyLine) -> Void = { System.write($0.encoded, to: 1) }
+        System.write(WireProtocol.replyHeader + "\n", to: 1)
+        let request: Request
+        do {
+            guard let bytes = System.readAll(0, maxBytes: WireProtocol.maxRequestLines * WireProtocol.maxLineBytes)
+            else { throw Request.Error.tooLong }
+            request = try Request.parse(bytes)
+        } catch {
+            System.log(LOG_ERR, "pam-verify: malformed request (\(error))")
+            send(.result(.systemCancel))
+            return 2
+        }
+        send(.result(evaluate(request, send: send)))
+        return 0
+    }
+
+    static func evaluate(_ request: Request, send: (ReplyLine) -> Void) -> Outcome {
+        let config: Config
+        do {
+            config = try Settings.load(arguments: request.arguments)
+        } catch {
+            System.log(LOG_ERR, "configuration refused: \(error)")
+            return .systemCancel
+        }
+        let debug: (String) -> Void = { if config.debug { System.log(LOG_DEBUG, $0) } }
+        guard let (user, _) = System.lookUpUser(request.user) else {
+            System.log(LOG_ERR, "refusing unknown or malformed user name")
+            return .systemCancel
+        }
+        Sensor.configure(config)
+        let context = Context()
+        let devices = context.devices()
+        guard !devices.isEmpty else {
+            debug("no fingerprint reader found")
+            return .biometryNotAvailable
+        }
+        // The first sensor that has prints for this user (a user may have enrolled on one of several).
+        let store = PrintStore(root: config.printDir)
+        var chosen: (Device, [(Finger, Print)])?
+        for device in devices {
+            do {
+                let prints = try store.prints(user: user, device: device)
+                if !prints.isEmpty {
+                    chosen = (device, prints)
+                    break
+                }
+            } catch {
+                System.log(LOG_ERR, "prints of \(user): \(error)")
+                return .systemCancel
+            }
+        }
+        guard let (device, prints) = chosen else {
+            debug("\(user) has no prints on \(devices.map { "\($0.driver)/\($0.deviceID)" })")
+            return .biometryNotEnrolled
+        }
+
+        // One deadline for the whole prompt, from the sensor's opening to the last scan.
+        let cancellable = Cancellable(milliseconds: UInt32(config.timeout) * 1000)
+        do {
+            try device.open(cancellable)
+        } catch {
+            System.log(LOG_ERR, "cannot open \(device.driver)/\(device.deviceID): \(error)")
+            send(Message.sensorFailed.replyLine)
+            return .systemCancel
+        }
+        defer { device.close() }
+
+        // A sensor that cannot identify compares each scan with one print: with several prints
+        // it takes them in turn and names the finger it expects, so the user knows which one
+        // to place (fprintd only ever tries the first).
+        let identify = prints.count > 1 && device.canIdentify
+        let rotate = prints.count > 1 && !identify
+        var turn = 0
+        if !config.reason.isEmpty { send(.info(config.reason)) }
+        send((rotate ? Message.placeNamedFinger(prints[0].0) : .placeFinger).replyLine)
+        if !config.fallbackTitle.isEmpty {
+            send(Message.fallbackHint(title: config.fallbackTitle, timeout: config.timeout).replyLine)
+        }
+
+        var attempt = Attempt(maxTries: config.maxTries)
+        while true {
+            let scan: Attempt.Scan
+            do throws(FingerprintError) {
+                if identify {
+                    let index = try device.identify(prints.map(\.1), cancellable)
+                    scan = index == nil ? .noMatch : .match
+                    if let index { debug("\(user): matched \(prints[index].0.name)") }
+                } else {
+                    scan = try device.verify(prints[turn % prints.count].1, cancellable) ? .match : .noMatch
+                    if scan == .match { debug("\(user): matched \(prints[turn % prints.count].0.name)") }
+                }
+            } catch {
+                switch error {
+                case .retry(let hint): scan = .retry(hint)
+                case .cancelled: scan = .timedOut
+                default:
+                    System.log(LOG_ERR, "\(device.driver)/\(device.deviceID): \(error)")
+                    scan = .failed
+                }
+            }
+            switch attempt.record(scan) {
+            case .scanAgain(let message):
+                send(message.replyLine)
+                if rotate && scan == .noMatch {
+                    turn += 1
+                    send(Message.placeNamedFinger(prints[turn % prints.count].0).replyLine)
+                }
+            case .finish(let outcome, let message):
+                if let message { send(message.replyLine) }
+                return outcome
+            }
+        }
+    }
+}

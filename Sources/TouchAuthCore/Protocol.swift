@@ -1,0 +1,107 @@
+/// The shim <-> helper protocol, version 1. The contract is pam/PROTOCOL.md; this file parses the
+/// request (strictly) and writes the reply (which the shim parses strictly in pam/protocol.c).
+public enum WireProtocol {
+    public static let requestHeader = "touchauth-request 1"
+    public static let replyHeader = "touchauth 1"
+    /// Bytes in one line including its `\n`.
+    public static let maxLineBytes = 1024
+    public static let maxRequestLines = 40
+    public static let maxArguments = 32
+    public static let maxReplyLines = 64
+    public static let maxTextBytes = 1000
+}
+
+/// What the shim asks: verify this user for this service, with these module arguments.
+public struct Request: Equatable, Sendable {
+    public var user: String
+    public var service: String
+    public var arguments: [String]
+
+    public init(user: String, service: String, arguments: [String] = []) {
+        self.user = user
+        self.service = service
+        self.arguments = arguments
+    }
+
+    public enum Error: Swift.Error, Equatable {
+        case malformed(line: Int)
+        case tooLong
+        case incomplete
+    }
+
+    /// Parses the request bytes, which must end right after `end\n`.
+    public static func parse(_ bytes: [UInt8]) throws(Request.Error) -> Request {
+        var lines = bytes.split(separator: UInt8(ascii: "\n"), omittingEmptySubsequences: false)
+        guard lines.last?.isEmpty == true else { throw .incomplete }
+        lines.removeLast()
+        guard lines.count <= WireProtocol.maxRequestLines else { throw .tooLong }
+        var text: [String] = []
+        for (index, line) in lines.enumerated() {
+            guard line.count < WireProtocol.maxLineBytes,
+                !line.contains(where: { $0 < 0x20 || $0 == 0x7f }),
+                let string = String(validating: line, as: UTF8.self)
+            else { throw .malformed(line: index + 1) }
+            text.append(string)
+        }
+        // Fixed shape: header, user, service, arg*, end.
+        guard text.count >= 4 else { throw .incomplete }
+        guard text[0] == WireProtocol.requestHeader else { throw .malformed(line: 1) }
+        guard let user = text[1].value(after: "user "), !user.isEmpty else { throw .malformed(line: 2) }
+        guard let service = text[2].value(after: "service "), !service.isEmpty else { throw .malformed(line: 3) }
+        guard text[text.count - 1] == "end" else { throw .incomplete }
+        var arguments: [String] = []
+        for index in 3..<(text.count - 1) {
+            guard let argument = text[index].value(after: "arg "), !argument.isEmpty else {
+                throw .malformed(line: index + 1)
+            }
+            arguments.append(argument)
+        }
+        guard arguments.count <= WireProtocol.maxArguments else { throw .tooLong }
+        return Request(user: user, service: service, arguments: arguments)
+    }
+
+    /// The request as the shim writes it (used by tests and by `touchauth` tools that drive
+    /// the helper the way the shim does).
+    public var encoded: String {
+        var out = "\(WireProtocol.requestHeader)\nuser \(user)\nservice \(service)\n"
+        for argument in arguments { out += "arg \(argument)\n" }
+        return out + "end\n"
+    }
+}
+
+/// One line of the helper's reply.
+public enum ReplyLine: Equatable, Sendable {
+    case info(String)
+    case error(String)
+    case result(Outcome)
+
+    /// The line with its `\n`. Text is made safe for the wire: control characters become
+    /// spaces, an empty text becomes one space, and a text over the limit is cut at a
+    /// character boundary.
+    public var encoded: String {
+        switch self {
+        case .info(let text): "info \(ReplyLine.wireSafe(text))\n"
+        case .error(let text): "error \(ReplyLine.wireSafe(text))\n"
+        case .result(let outcome): "result \(outcome.rawValue)\n"
+        }
+    }
+
+    static func wireSafe(_ text: String) -> String {
+        var out = ""
+        var bytes = 0
+        for scalar in text.unicodeScalars {
+            let safe: Unicode.Scalar = (scalar.value < 0x20 || scalar.value == 0x7f) ? " " : scalar
+            let width = String(safe).utf8.count
+            if bytes + width > WireProtocol.maxTextBytes { break }
+            out.unicodeScalars.append(safe)
+            bytes += width
+        }
+        return out.isEmpty ? " " : out
+    }
+}
+
+extension String {
+    fileprivate func value(after prefix: String) -> String? {
+        hasPrefix(prefix) ? String(dropFirst(prefix.count)) : nil
+    }
+}

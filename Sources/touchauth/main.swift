@@ -1,0 +1,2 @@
+import TouchAuthCommands
+TouchAuthCommands.main()
