@@ -1,0 +1,113 @@
+import Testing
+@testable import TouchAuthCore
+
+private func parse(_ text: String) throws(Config.Error) -> (Config, [String]) {
+    var config = Config()
+    let unknown = try config.apply(file: Array(text.utf8))
+    return (config, unknown)
+}
+
+@Suite struct ConfigTests {
+    @Test func emptyFileGivesTheDocumentedDefaults() throws {
+        let (config, unknown) = try parse("# nothing\n\n   \n")
+        #expect(unknown.isEmpty)
+        #expect(config == Config())
+        #expect(config.maxTries == 3 && config.timeout == 30 && config.fallbackTitle == "Enter Password")
+        #expect(config.printDir == "/var/lib/fprint" && !config.debug && config.virtualDevice.isEmpty)
+    }
+
+    @Test func everyKeyIsReadTrimmedAndTheLastDuplicateWins() throws {
+        let (config, _) = try parse(
+            """
+            max_tries = 2
+            max_tries=5
+            \ttimeout\t=\t007\t
+            reason = run a command # as root
+            fallback_title =
+            print_dir = /srv/prints
+            helper = /opt/touchauth
+            debug = on
+            virtual_device = /run/t/v.sock
+            virtual_device_storage = /run/t/s.sock
+            """)
+        #expect(config.maxTries == 5)
+        #expect(config.timeout == 7)
+        #expect(config.reason == "run a command # as root")
+        #expect(config.fallbackTitle == "")
+        #expect(config.printDir == "/srv/prints")
+        #expect(config.helper == "/opt/touchauth")
+        #expect(config.debug)
+        #expect(config.virtualDevice == "/run/t/v.sock")
+        #expect(config.virtualDeviceStorage == "/run/t/s.sock")
+    }
+
+    @Test func unknownKeysAreReportedNotFatal() throws {
+        let (config, unknown) = try parse("colour = blue\nmax_tries = 4\nconfig = /etc/other\n")
+        #expect(unknown == ["colour", "config"])
+        #expect(config.maxTries == 4)
+    }
+
+    @Test(arguments: [
+        ("max_tries = 0", Config.Error.invalidValue(key: "max_tries")),
+        ("max_tries = 11", .invalidValue(key: "max_tries")),
+        ("timeout = abc", .invalidValue(key: "timeout")),
+        ("timeout = -5", .invalidValue(key: "timeout")),
+        ("timeout = +5", .invalidValue(key: "timeout")),
+        ("timeout = 1 0", .invalidValue(key: "timeout")),
+        ("timeout = 1234567890", .invalidValue(key: "timeout")),
+        ("timeout = 601", .invalidValue(key: "timeout")),
+        ("timeout =", .invalidValue(key: "timeout")),
+        ("debug = maybe", .invalidValue(key: "debug")),
+        ("debug = YES", .invalidValue(key: "debug")),
+        ("print_dir = relative/path", .invalidValue(key: "print_dir")),
+        ("helper =", .invalidValue(key: "helper")),
+        ("virtual_device = /" + String(repeating: "x", count: 107), .invalidValue(key: "virtual_device")),
+        ("just words", .invalidLine(1)),
+        ("Max_Tries = 3", .invalidLine(1)),
+        ("= 3", .invalidLine(1)),
+        ("# ok\nreason = a\u{1}b", .invalidLine(2)),
+        ("reason = carriage\r", .invalidLine(1)),
+        ("reason = " + String(repeating: "x", count: 1100), .invalidLine(1)),
+    ])
+    func badLinesAreRejectedNamingTheKeyOrLine(line: String, expected: Config.Error) {
+        #expect(throws: expected) { try parse(line) }
+    }
+
+    @Test func aSocketPathOfExactly107BytesIsAccepted() throws {
+        let path = "/" + String(repeating: "x", count: 106)
+        let (config, _) = try parse("virtual_device = \(path)")
+        #expect(config.virtualDevice == path)
+    }
+
+    @Test func moduleArgumentsUseTheSameParserAndBareDebug() throws {
+        var config = Config()
+        #expect(try config.apply(argument: "debug"))
+        #expect(try config.apply(argument: "timeout=2"))
+        #expect(try config.apply(argument: "reason=authenticate to run a command as root"))
+        #expect(try !config.apply(argument: "nosuchkey=1"))
+        #expect(config.debug && config.timeout == 2 && config.reason == "authenticate to run a command as root")
+        #expect(throws: Config.Error.invalidValue(key: "max_tries")) { try config.apply(argument: "max_tries=99") }
+        #expect(throws: Config.Error.invalidArgument("nodelay")) { try config.apply(argument: "nodelay") }
+    }
+
+    @Test func configArgumentNamesTheFileAndTheLastOneWins() {
+        #expect(Config.configPath(in: ["debug", "config=/a", "config=/b"]) == "/b")
+        #expect(Config.configPath(in: ["debug"]) == nil)
+    }
+
+    @Test func dumpListsEveryKeyInTableOrder() {
+        #expect(
+            Config().dump == """
+                max_tries=3
+                timeout=30
+                reason=
+                fallback_title=Enter Password
+                print_dir=/var/lib/fprint
+                helper=/usr/libexec/touchauth/touchauth
+                debug=no
+                virtual_device=
+                virtual_device_storage=
+
+                """)
+    }
+}
