@@ -24,9 +24,10 @@ public enum Message: Equatable, Sendable {
         switch self {
         case .placeFinger: "Place your finger on the fingerprint reader"
         case .placeNamedFinger(let finger): "Place your \(finger.spokenName) on the fingerprint reader"
-        // The shim cannot yet take Enter as "use the password" (the terminal handling comes
-        // later), so the hint says what does work today: waiting.
-        case .fallbackHint(let title, let timeout): "(\(title): wait \(timeout) s or press Ctrl-C)"
+        // The fallback "button", labelled with `fallback_title`. The shim cannot yet take Enter
+        // as "use the password" (the terminal handling comes later), so the hint says what
+        // works today: the password comes when the timeout ends.
+        case .fallbackHint(let title, let timeout): "[\(title)] after \(timeout) s"
         case .notRecognized: "Not recognized, try again"
         case .tooManyTries: "Fingerprint not recognized"
         case .retry(.general): "Could not read the finger, try again"

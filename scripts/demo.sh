@@ -1,0 +1,64 @@
+#!/usr/bin/env bash
+# The whole story on libfprint's virtual sensor, under pam_wrapper: nothing on the system is
+# changed outside a temporary directory (no /etc/pam.d edit, no user created; the password is
+# checked by pam_wrapper's pam_matrix against a password file in the temp dir).
+# Needs root: the helper trusts only root-owned config and print files.
+source "$(dirname "$0")/lib.sh"
+if [ "$(id -u)" -ne 0 ]; then
+    echo "demo.sh: run it as root (sudo scripts/demo.sh): the helper trusts only root-owned files." >&2
+    exit 1
+fi
+ensure_packages $BUILD_PACKAGES $TEST_PACKAGES
+[ -x "$HELPER_BIN" ] && [ -f "$MODULE_SO" ] || "$ROOT/scripts/build.sh" >/dev/null
+source "$ROOT/tests/e2e/lib.sh"
+
+ME=$(id -un)
+PASSWORD="demo password"
+MATRIX=/usr/lib/x86_64-linux-gnu/pam_wrapper/pam_matrix.so
+echo "$ME:$PASSWORD:demo-sudo" > "$T/passdb"; chmod 0600 "$T/passdb"
+write_config "$T/touchauth.conf" "reason=demo-sudo wants to run a command as root"
+ARGS="config=$T/touchauth.conf helper=$HELPER"
+service demo-sudo "auth [success=done default=ignore] $MODULE $ARGS" \
+                  "auth required $MATRIX passdb=$T/passdb"
+
+say() { printf '\n\033[1m%s\033[0m\n' "$*"; }
+show() {  # what the user saw, and the verdict
+    grep -v -e '^pamtester: invoking' -e '^pamtester: performing' -e '^PWRAP_' "$T/out" | sed 's/^/    | /'
+    if succeeded; then echo "    => PAM_SUCCESS (${SECONDS_TAKEN%????}s)"; else echo "    => refused"; fi
+}
+
+say "0. Setting up in $T: a virtual fingerprint sensor, $ME's password is \"$PASSWORD\"."
+echo "   Stack:  auth [success=done default=ignore] pam_touchauth.so  ->  auth required pam_matrix.so (the password)"
+
+say "1. Enroll $ME's right index finger (five touches of the virtual finger 'my-finger')."
+enroll "$ME" right-index-finger my-finger && sed 's/^/    | /' "$T/enroll.out"
+"$HELPER" list --user "$ME" --config "$T/touchauth.conf" | sed 's/^/    | /'
+
+say "2. sudo, and the enrolled finger touches the sensor: in, no password typed."
+pam demo-sudo "$ME" "" "SCAN my-finger"; show
+
+say "3. A wrong finger, three times: 'Try Again' twice, then the password, which works."
+pam demo-sudo "$ME" "$PASSWORD" "SCAN someone-else" "SCAN someone-else" "SCAN someone-else"; show
+
+say "4. The sensor asks to centre the finger (a hint, not a strike), then the right finger."
+pam demo-sudo "$ME" "" "RETRY 2" "SCAN my-finger"; show
+
+say "5. Nobody touches the sensor (timeout=3): the password prompt comes after 3 s."
+service demo-slow "auth [success=done default=ignore] $MODULE $ARGS timeout=3" \
+                  "auth required $MATRIX passdb=$T/passdb"
+pam demo-slow "$ME" "$PASSWORD"; show
+
+say "6. A remote session (PAM_RHOST=203.0.113.9): straight to the password, no sensor, no helper."
+PAM_ITEMS="-I rhost=203.0.113.9" pam demo-sudo "$ME" "$PASSWORD"; show
+
+say "7. The sensor is unplugged in the middle of the scan: the password."
+pam demo-sudo "$ME" "$PASSWORD" "UNPLUG"; show
+
+say "8. The helper crashes: never a way in, always the password."
+printf '#!/bin/sh\necho "touchauth 1"\nkill -SEGV $$\n' > "$T/crashing-helper"; chmod 0755 "$T/crashing-helper"
+service demo-crash "auth [success=done default=ignore] $MODULE config=$T/touchauth.conf helper=$T/crashing-helper" \
+                   "auth required $MATRIX passdb=$T/passdb"
+pam demo-crash "$ME" "wrong password"; show
+echo "    (a wrong password here: nothing gets in)"
+
+say "Done. Nothing outside $T was touched, and it is removed now."

@@ -1,0 +1,23 @@
+# Shared by the scripts: where things are, and installing what is missing from Debian.
+# shellcheck shell=bash
+set -euo pipefail
+ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+SWIFT=${SWIFT:-$(command -v swift || echo /opt/swift/usr/bin/swift)}
+HELPER_BIN="$ROOT/.build/release/touchauth"
+MODULE_SO="$ROOT/pam/pam_touchauth.so"
+
+BUILD_PACKAGES="libfprint-2-dev libglib2.0-dev libpam0g-dev pkg-config make gcc"
+TEST_PACKAGES="pamtester libpam-wrapper libpam-modules python3 python3-gi gir1.2-fprint-2.0 valgrind"
+
+# ensure_packages PKG...: apt-get install the ones not installed yet (one apt-get update first).
+ensure_packages() {
+    local missing=()
+    for p in "$@"; do
+        dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
+    done
+    [ ${#missing[@]} -eq 0 ] && return 0
+    echo "installing: ${missing[*]}"
+    if [ "$(id -u)" -ne 0 ]; then echo "need root to install ${missing[*]}" >&2; return 1; fi
+    DEBIAN_FRONTEND=noninteractive apt-get update -qq >/dev/null
+    DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
+}

@@ -1,0 +1,124 @@
+#!/usr/bin/env bash
+# The core flow (issue 2): pamtester -> pam_touchauth.so -> touchauth -> libfprint's virtual
+# sensor -> PAM code, with pam_unix.so and a real password behind it.
+source "$(dirname "$0")/lib.sh"
+
+make_user "$TUSER" "$TPASS"
+make_user "$NOPRINTS_USER" "$TPASS"
+write_config "$T/touchauth.conf"
+ARGS="config=$T/touchauth.conf helper=$HELPER debug"
+# touchauth alone: its own PAM code shows in pamtester's verdict.
+service solo "auth required $MODULE $ARGS"
+# The recommended stack: fingerprint, else the password.
+service full "auth [success=done default=ignore] $MODULE $ARGS" \
+             "auth required pam_unix.so nodelay"
+
+echo "# enrolment"
+enroll "$TUSER" right-index-finger tu-right-index
+check "enroll stores a print" test -f "$T/prints/$TUSER/virtual_device/0/7"
+OUT=$(cat "$T/enroll.out")
+check "enroll shows progress" has "stage 5/5"
+
+echo "# the enrolled finger"
+pam full "$TUSER" "" "SCAN tu-right-index"
+check "enrolled finger -> PAM_SUCCESS" succeeded
+check "the prompt was shown" has "Place your finger on the fingerprint reader"
+check "the fallback hint was shown" has "[Enter Password] after 30 s"
+check "no password was asked" no_password_prompt
+
+echo "# three wrong fingers"
+pam solo "$TUSER" "" "SCAN stranger" "SCAN stranger" "SCAN stranger"
+check "wrong x3 -> touchauth returns PAM_MAXTRIES" has "$MSG_MAXTRIES"
+check "'Not recognized, try again' shown twice" test "$(count_of "Not recognized, try again")" -eq 2
+check "the final 'not recognized' shown" has "Fingerprint not recognized"
+pam full "$TUSER" "$TPASS" "SCAN stranger" "SCAN stranger" "SCAN stranger"
+check "wrong x3 then the right password -> success" succeeded
+check "the password was asked after the fingerprint" grep -q "^Password: " "$T/out"
+pam full "$TUSER" "wrong password" "SCAN stranger" "SCAN stranger" "SCAN stranger"
+check "wrong x3 then a wrong password -> failure" has "$MSG_AUTHERR"
+check "...and never success" lacks "successfully authenticated"
+
+echo "# a retry condition is a hint, not a strike"
+pam solo "$TUSER" "" "RETRY 2" "SCAN tu-right-index"
+check "RETRY then the right finger -> success" succeeded
+check "one hint shown" test "$(count_of "Centre your finger")" -eq 1
+check "no strike counted" lacks "Not recognized"
+pam solo "$TUSER" "" "SCAN stranger" "RETRY 1" "SCAN stranger" "RETRY 0" "SCAN stranger"
+check "retries between wrong fingers do not add tries" has "$MSG_MAXTRIES"
+check "...and 2 'try again' for 3 strikes" test "$(count_of "Not recognized, try again")" -eq 2
+
+echo "# several fingers on a sensor that cannot identify: each print in turn, named"
+enroll "$TUSER" left-index-finger tu-left-index
+pam solo "$TUSER" "" "SCAN tu-right-index" "SCAN tu-right-index"
+check "second print matches on the second scan" succeeded
+check "the prompt names the finger expected first" has "Place your left index finger"
+check "...and then the next one" has "Place your right index finger"
+rm -f "$T/prints/$TUSER/virtual_device/0/2"
+
+echo "# a user with no prints: no helper is spawned"
+MARKER="$T/helper-ran"
+printf '#!/bin/sh\ntouch %s\necho "touchauth 1"\necho "result success"\n' "$MARKER" > "$T/marker-helper"
+chmod 0755 "$T/marker-helper"
+service marker "auth required $MODULE config=$T/touchauth.conf helper=$T/marker-helper debug"
+service marker-full "auth [success=done default=ignore] $MODULE config=$T/touchauth.conf helper=$T/marker-helper" \
+                    "auth required pam_unix.so nodelay"
+pam marker "$NOPRINTS_USER" ""
+check "no prints -> PAM_AUTHINFO_UNAVAIL" has "$MSG_UNAVAIL"
+check "no prints -> the helper never ran" test ! -e "$MARKER"
+pam marker-full "$NOPRINTS_USER" "$TPASS"
+check "no prints -> the password authenticates" succeeded
+check "no prints -> no fingerprint prompt" lacks "Place your finger"
+# The marker helper does run when prints exist: the marker proves what it should.
+pam marker "$TUSER" ""
+check "(control) with prints the marker helper runs" test -e "$MARKER"
+rm -f "$MARKER"
+
+echo "# a remote session: no helper is spawned"
+PAM_ITEMS="-I rhost=203.0.113.9" pam marker "$TUSER" ""
+check "remote rhost -> PAM_AUTHINFO_UNAVAIL" has "$MSG_UNAVAIL"
+check "remote rhost -> the helper never ran" test ! -e "$MARKER"
+PAM_ITEMS="-I rhost=localhost" pam marker "$TUSER" ""
+check "(control) rhost=localhost counts as local: the helper runs" test -e "$MARKER"
+rm -f "$MARKER"
+
+echo "# no sensor"
+write_config "$T/nosensor.conf"
+sed -i '/^virtual_device/d' "$T/nosensor.conf"
+service nosensor "auth required $MODULE config=$T/nosensor.conf helper=$HELPER"
+service nosensor-full "auth [success=done default=ignore] $MODULE config=$T/nosensor.conf helper=$HELPER" \
+                      "auth required pam_unix.so nodelay"
+pam nosensor "$TUSER" ""
+check "no sensor -> PAM_AUTHINFO_UNAVAIL" has "$MSG_UNAVAIL"
+pam nosensor-full "$TUSER" "$TPASS"
+check "no sensor -> the password authenticates" succeeded
+check "no sensor -> no fingerprint prompt" lacks "Place your finger"
+
+echo "# nobody touches the sensor"
+service slow-full "auth [success=done default=ignore] $MODULE $ARGS timeout=2" \
+                  "auth required pam_unix.so nodelay"
+pam slow-full "$TUSER" "$TPASS"
+check "timeout=2 -> 'timed out' shown" has "Fingerprint timed out"
+check "timeout=2 -> then the password authenticates" succeeded
+check "timeout=2 -> over within 10 s (took ${SECONDS_TAKEN}s)" python3 -c "import sys; sys.exit(0 if $SECONDS_TAKEN < 10 else 1)"
+
+echo "# the sensor goes away mid-scan"
+pam full "$TUSER" "$TPASS" "UNPLUG"
+check "unplugged -> the password authenticates" succeeded
+check "unplugged -> the user is told" has "not available"
+
+echo "# prints are fprintd's files, read back by libfprint itself (python3-gi, FPrint.Print.deserialize)"
+FILE="$T/prints/$TUSER/virtual_device/0/7"
+check "fprintd path: <user>/virtual_device/0/7 for right-index-finger" test -f "$FILE"
+check "file starts with FP3" test "$(head -c 3 "$FILE")" = "FP3"
+check "directories are root 0700" test "$(stat -c %a:%U "$T/prints/$TUSER/virtual_device/0")" = "700:root"
+OUT=$(/usr/bin/python3 - "$FILE" <<'PY' 2>&1
+import sys, gi
+gi.require_version("FPrint", "2.0")
+from gi.repository import FPrint
+p = FPrint.Print.deserialize(open(sys.argv[1], "rb").read())
+print(p.get_driver(), p.get_device_id(), p.get_username(), p.get_finger().value_nick)
+PY
+)
+check "embedded driver, device, user and finger match the path" has "virtual_device 0 $TUSER right-index"
+
+summary
