@@ -6,7 +6,12 @@ import TouchAuthCore
 enum Settings {
     static func load(arguments: [String] = [], configPath explicit: String? = nil) throws(CommandError) -> Config {
         var config = Config()
-        let named = explicit ?? Config.configPath(in: arguments)
+        let named: String?
+        do {
+            named = try explicit ?? Config.configPath(in: arguments)
+        } catch {
+            throw .config("module arguments: \(error)")
+        }
         let path = named ?? Config.defaultPath
         do {
             let bytes = try System.readTrustedFile(path, maxBytes: Config.maxFileBytes)
@@ -19,7 +24,10 @@ enum Settings {
         } catch {
             throw .config("\(path): \(error)")
         }
-        for argument in arguments where !argument.hasPrefix("config=") {
+        guard arguments.count <= WireProtocol.maxArguments else {
+            throw .config("more than \(WireProtocol.maxArguments) module arguments")
+        }
+        for argument in arguments {
             do {
                 if try !config.apply(argument: argument) { warnUnknown(argument, in: "module arguments") }
             } catch {

@@ -55,7 +55,10 @@ public struct Config: Equatable, Sendable {
     public mutating func apply(file bytes: [UInt8]) throws(Config.Error) -> [String] {
         var unknown: [String] = []
         for (index, line) in bytes.split(separator: UInt8(ascii: "\n"), omittingEmptySubsequences: false).enumerated() {
-            guard line.count <= Config.maxLineBytes else { throw .invalidLine(index + 1) }
+            // Length and control bytes are checked on the whole line, comments included.
+            guard line.count <= Config.maxLineBytes, !line.contains(where: Config.isControl) else {
+                throw .invalidLine(index + 1)
+            }
             let trimmed = line.trimmingBlanks()
             if trimmed.isEmpty || trimmed.first == UInt8(ascii: "#") { continue }
             guard let (key, value) = Config.split(trimmed) else { throw .invalidLine(index + 1) }
@@ -64,19 +67,36 @@ public struct Config: Equatable, Sendable {
         return unknown
     }
 
-    /// Applies one module argument: `key=value`, or the bare flag `debug`. Returns false for an
-    /// unknown key, which the caller reports.
+    /// Applies one module argument: a line of the file's grammar (`key=value`; empty or `#`
+    /// arguments are skipped), or the bare flag `debug`. An argument must fit one request line
+    /// (`maxArgumentBytes`). Returns false for an unknown key, which the caller reports.
+    /// `config=` is not applied here: see `configPath(in:)`.
     public mutating func apply(argument: String) throws(Config.Error) -> Bool {
         if argument == "debug" { debug = true; return true }
         let bytes = Array(argument.utf8)
-        guard bytes.count <= Config.maxLineBytes, let (key, value) = Config.split(bytes.trimmingBlanks()[...])
-        else { throw .invalidArgument(argument) }
+        guard bytes.count <= Config.maxArgumentBytes else { throw .invalidArgument(argument) }
+        let trimmed = bytes.trimmingBlanks()
+        if trimmed.isEmpty || trimmed.first == UInt8(ascii: "#") { return true }
+        guard let (key, value) = Config.split(trimmed) else { throw .invalidArgument(argument) }
+        if key == "config" { return true }
         return try set(key: key, value: value)
     }
 
-    /// The `config=PATH` argument, if any: which file to read before the arguments apply.
-    public static func configPath(in arguments: [String]) -> String? {
-        arguments.last(where: { $0.hasPrefix("config=") }).map { String($0.dropFirst("config=".count)) }
+    /// "arg " + argument + "\n" fills at most one protocol line.
+    public static let maxArgumentBytes = WireProtocol.maxLineBytes - 5
+
+    /// The `config=PATH` argument, if any (the last one wins): the file to read before the
+    /// arguments apply. It must be an absolute path.
+    public static func configPath(in arguments: [String]) throws(Config.Error) -> String? {
+        var path: String?
+        for argument in arguments {
+            guard let (key, value) = Config.split(Array(argument.utf8).trimmingBlanks()), key == "config" else {
+                continue
+            }
+            guard value.hasPrefix("/"), value.utf8.count <= 4095 else { throw .invalidValue(key: "config") }
+            path = value
+        }
+        return path
     }
 
     /// `key=value`, one per line, in table order (tests/config/README.md).
@@ -98,9 +118,11 @@ public struct Config: Equatable, Sendable {
         }
     }
 
+    /// TAB is the only control byte a line may hold.
+    static func isControl(_ byte: UInt8) -> Bool { (byte < 0x20 && byte != UInt8(ascii: "\t")) || byte == 0x7f }
+
     private static func split(_ line: ArraySlice<UInt8>) -> (String, String)? {
-        guard !line.contains(where: { ($0 < 0x20 && $0 != UInt8(ascii: "\t")) || $0 == 0x7f }),
-            let eq = line.firstIndex(of: UInt8(ascii: "="))
+        guard !line.contains(where: Config.isControl), let eq = line.firstIndex(of: UInt8(ascii: "="))
         else { return nil }
         let key = line[..<eq].trimmingBlanks()
         guard !key.isEmpty, key.allSatisfy({ $0 == UInt8(ascii: "_") || (0x61...0x7a).contains($0) }),

@@ -51,7 +51,8 @@ public struct Request: Equatable, Sendable {
         guard text[text.count - 1] == "end" else { throw .incomplete }
         var arguments: [String] = []
         for index in 3..<(text.count - 1) {
-            guard let argument = text[index].value(after: "arg "), !argument.isEmpty else {
+            // Verbatim, even empty: the shim passes every module argument as PAM gave it.
+            guard let argument = text[index].value(after: "arg ") else {
                 throw .malformed(line: index + 1)
             }
             arguments.append(argument)

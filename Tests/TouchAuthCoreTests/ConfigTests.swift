@@ -66,6 +66,7 @@ private func parse(_ text: String) throws(Config.Error) -> (Config, [String]) {
         ("Max_Tries = 3", .invalidLine(1)),
         ("= 3", .invalidLine(1)),
         ("# ok\nreason = a\u{1}b", .invalidLine(2)),
+        ("# a comment with a control byte \u{1}", .invalidLine(1)),
         ("reason = carriage\r", .invalidLine(1)),
         ("reason = " + String(repeating: "x", count: 1100), .invalidLine(1)),
     ])
@@ -90,9 +91,29 @@ private func parse(_ text: String) throws(Config.Error) -> (Config, [String]) {
         #expect(throws: Config.Error.invalidArgument("nodelay")) { try config.apply(argument: "nodelay") }
     }
 
-    @Test func configArgumentNamesTheFileAndTheLastOneWins() {
-        #expect(Config.configPath(in: ["debug", "config=/a", "config=/b"]) == "/b")
-        #expect(Config.configPath(in: ["debug"]) == nil)
+    @Test func configArgumentNamesTheFileAndTheLastOneWins() throws {
+        #expect(try Config.configPath(in: ["debug", "config=/a", "config = /b"]) == "/b")
+        #expect(try Config.configPath(in: ["debug"]) == nil)
+        #expect(throws: Config.Error.invalidValue(key: "config")) { try Config.configPath(in: ["config=rel"]) }
+    }
+
+    @Test func argumentsLikeTheShimSkipsThem() throws {
+        var config = Config()
+        #expect(try config.apply(argument: ""))
+        #expect(try config.apply(argument: "# note"))
+        #expect(try config.apply(argument: "config=/etc/x"))  // applied by configPath(in:), not here
+        #expect(config == Config())
+        let long = "reason=" + String(repeating: "x", count: Config.maxArgumentBytes - 7)
+        #expect(try config.apply(argument: long))
+        #expect(throws: Config.Error.invalidArgument(long + "x")) { try config.apply(argument: long + "x") }
+    }
+
+    @Test func invalidUTF8InAValueIsAnInvalidLineButAnyCommentIsFine() throws {
+        var config = Config()
+        #expect(throws: Config.Error.invalidLine(1)) { try config.apply(file: Array("reason = a".utf8) + [0xff]) }
+        #expect(throws: Config.Error.invalidLine(1)) { try config.apply(file: Array("reason = ".utf8) + [0xed, 0xa0, 0x80]) }
+        _ = try config.apply(file: Array("# ".utf8) + [0xff, 0x0a] + Array("max_tries=2".utf8))
+        #expect(config.maxTries == 2)
     }
 
     @Test func dumpListsEveryKeyInTableOrder() {

@@ -1,0 +1,157 @@
+/*
+ * Strict incremental parser of the helper's reply (PROTOCOL.md).
+ * Anything unexpected is a protocol error, which the caller turns into
+ * systemCancel: a parser that guesses is a parser that can be talked into
+ * PAM_SUCCESS.
+ */
+#include "protocol.h"
+
+#include <security/_pam_types.h>
+#include <string.h>
+
+#define PAM_CODE(code) code, #code
+
+const struct ta_outcome_info ta_outcomes[TA_OUTCOME_COUNT] = {
+	[TA_SUCCESS] = { "success", PAM_CODE(PAM_SUCCESS) },
+	[TA_AUTHENTICATION_FAILED] = { "authenticationFailed", PAM_CODE(PAM_MAXTRIES) },
+	/* Every other outcome falls through to the next module: the password. */
+	[TA_USER_FALLBACK] = { "userFallback", PAM_CODE(PAM_AUTHINFO_UNAVAIL) },
+	/* The application's cancel code once terminal handling lands. */
+	[TA_USER_CANCEL] = { "userCancel", PAM_CODE(PAM_AUTHINFO_UNAVAIL) },
+	[TA_SYSTEM_CANCEL] = { "systemCancel", PAM_CODE(PAM_AUTHINFO_UNAVAIL) },
+	[TA_BIOMETRY_LOCKOUT] = { "biometryLockout", PAM_CODE(PAM_AUTHINFO_UNAVAIL) },
+	[TA_BIOMETRY_NOT_AVAILABLE] = { "biometryNotAvailable", PAM_CODE(PAM_AUTHINFO_UNAVAIL) },
+	[TA_BIOMETRY_NOT_ENROLLED] = { "biometryNotEnrolled", PAM_CODE(PAM_AUTHINFO_UNAVAIL) },
+	[TA_PASSWORD_NOT_SET] = { "passwordNotSet", PAM_CODE(PAM_AUTHINFO_UNAVAIL) },
+	[TA_PASSWORD_REQUIRED] = { "passwordRequired", PAM_CODE(PAM_AUTHINFO_UNAVAIL) },
+};
+
+static const char header[] = "touchauth 1";
+static const char info_prefix[] = "info ";
+static const char error_prefix[] = "error ";
+static const char result_prefix[] = "result ";
+
+void reply_init(struct reply_parser *p)
+{
+	memset(p, 0, sizeof(*p));
+	p->state = RS_HEADER;
+	p->outcome = TA_SYSTEM_CANCEL;
+}
+
+int outcome_from_name(const char *s)
+{
+	for (int i = 0; i < TA_OUTCOME_COUNT; i++) {
+		if (strcmp(s, ta_outcomes[i].name) == 0)
+			return i;
+	}
+	return -1;
+}
+
+static enum reply_event fail(struct reply_parser *p, const char *why)
+{
+	p->state = RS_ERROR;
+	p->error = why;
+	return REPLY_PROTOCOL_ERROR;
+}
+
+static int has_prefix(const char *s, const char *prefix, size_t plen)
+{
+	return strncmp(s, prefix, plen) == 0;
+}
+
+/* A complete line is in p->line (without its '\n', NUL-terminated). */
+static enum reply_event parse_line(struct reply_parser *p, const char **text)
+{
+	if (p->state == RS_HEADER) {
+		if (strcmp(p->line, header) != 0)
+			return fail(p, "missing header");
+		p->state = RS_BODY;
+		return REPLY_NEED_MORE;
+	}
+
+	if (has_prefix(p->line, info_prefix, sizeof(info_prefix) - 1) ||
+	    has_prefix(p->line, error_prefix, sizeof(error_prefix) - 1)) {
+		int is_info = p->line[0] == 'i';
+		size_t skip = is_info ? sizeof(info_prefix) - 1 : sizeof(error_prefix) - 1;
+		size_t tlen = p->len - skip;
+
+		if (tlen == 0)
+			return fail(p, "empty message");
+		if (tlen > TA_TEXT_MAX)
+			return fail(p, "message too long");
+		*text = p->line + skip;
+		return is_info ? REPLY_INFO : REPLY_ERROR_MSG;
+	}
+
+	if (has_prefix(p->line, result_prefix, sizeof(result_prefix) - 1)) {
+		int o = outcome_from_name(p->line + sizeof(result_prefix) - 1);
+
+		if (o < 0)
+			return fail(p, "unknown outcome");
+		p->outcome = (enum ta_outcome)o;
+		p->state = RS_DONE;
+		return REPLY_DONE;
+	}
+
+	return fail(p, "unknown line");
+}
+
+enum reply_event reply_feed(struct reply_parser *p, const char *buf, size_t n, size_t *used,
+			    const char **text)
+{
+	size_t i;
+
+	*used = 0;
+	*text = NULL;
+	if (p->state == RS_ERROR)
+		return REPLY_PROTOCOL_ERROR;
+
+	for (i = 0; i < n; i++) {
+		unsigned char c = (unsigned char)buf[i];
+
+		if (p->state == RS_DONE) {
+			*used = i + 1;
+			return fail(p, "data after result");
+		}
+		if (c == '\n') {
+			enum reply_event ev;
+
+			*used = i + 1;
+			if (++p->lines > TA_REPLY_LINES_MAX)
+				return fail(p, "too many lines");
+			p->line[p->len] = '\0';
+			ev = parse_line(p, text);
+			p->len = 0;
+			if (ev != REPLY_NEED_MORE)
+				return ev;
+			continue;
+		}
+		if (c < 0x20 || c == 0x7f) {
+			*used = i + 1;
+			return fail(p, "control byte");
+		}
+		/* Room for the '\n' that must end the line: TA_LINE_MAX - 1 bytes of text. */
+		if (p->len >= TA_LINE_MAX - 1) {
+			*used = i + 1;
+			return fail(p, "line too long");
+		}
+		p->line[p->len++] = (char)c;
+	}
+	*used = n;
+	return p->state == RS_DONE ? REPLY_DONE : REPLY_NEED_MORE;
+}
+
+enum reply_event reply_finish(struct reply_parser *p)
+{
+	switch (p->state) {
+	case RS_DONE:
+		return REPLY_DONE;
+	case RS_ERROR:
+		return REPLY_PROTOCOL_ERROR;
+	case RS_HEADER:
+		return fail(p, p->len ? "incomplete line" : "missing header");
+	case RS_BODY:
+	default:
+		return fail(p, p->len ? "incomplete line" : "no result");
+	}
+}

@@ -1,0 +1,82 @@
+/*
+ * The helper's reply (PROTOCOL.md, "Reply: helper -> shim"): an incremental,
+ * strict parser.  Pure: no I/O, no allocation, no PAM calls, so it can be
+ * tested byte by byte and fuzzed.
+ */
+#ifndef TOUCHAUTH_PROTOCOL_H
+#define TOUCHAUTH_PROTOCOL_H
+
+#include <stddef.h>
+
+/* Limits of PROTOCOL.md. */
+#define TA_LINE_MAX	    1024 /* bytes per line, including the '\n' */
+#define TA_REPLY_LINES_MAX  64
+#define TA_TEXT_MAX	    1000 /* bytes of <text> after "info " or "error " */
+#define TA_REQUEST_ARGS_MAX 32
+
+/* The outcomes of DESIGN.md §1, in its order. */
+enum ta_outcome {
+	TA_SUCCESS,
+	TA_AUTHENTICATION_FAILED,
+	TA_USER_FALLBACK,
+	TA_USER_CANCEL,
+	TA_SYSTEM_CANCEL,
+	TA_BIOMETRY_LOCKOUT,
+	TA_BIOMETRY_NOT_AVAILABLE,
+	TA_BIOMETRY_NOT_ENROLLED,
+	TA_PASSWORD_NOT_SET,
+	TA_PASSWORD_REQUIRED,
+	TA_OUTCOME_COUNT
+};
+
+/* Outcome name on the wire, and the PAM code the shim returns for it. */
+struct ta_outcome_info {
+	const char *name;
+	int pam_code;
+	const char *pam_code_name;
+};
+
+/* Indexed by enum ta_outcome; the one place the mapping is written. */
+extern const struct ta_outcome_info ta_outcomes[TA_OUTCOME_COUNT];
+
+enum reply_event {
+	REPLY_NEED_MORE,     /* all input consumed, reply not finished */
+	REPLY_INFO,	     /* a complete "info" line: show as PAM_TEXT_INFO */
+	REPLY_ERROR_MSG,     /* a complete "error" line: show as PAM_ERROR_MSG */
+	REPLY_DONE,	     /* "result" parsed; p->outcome is set */
+	REPLY_PROTOCOL_ERROR /* p->error says why; sticky */
+};
+
+enum reply_state { RS_HEADER, RS_BODY, RS_DONE, RS_ERROR };
+
+struct reply_parser {
+	enum reply_state state;
+	char line[TA_LINE_MAX]; /* the line being collected, NUL-terminated when complete */
+	size_t len;
+	unsigned int lines;
+	enum ta_outcome outcome; /* valid in RS_DONE only */
+	const char *error;	 /* static string, valid in RS_ERROR only */
+};
+
+void reply_init(struct reply_parser *p);
+
+/*
+ * Feed n bytes.  Consumes bytes up to and including the first line that
+ * produces an event, stores how many were consumed in *used, and returns the
+ * event; call again with the rest.  For REPLY_INFO and REPLY_ERROR_MSG, *text
+ * points at the message (NUL-terminated, valid until the next call).
+ * After REPLY_DONE, any further byte is a protocol error.
+ */
+enum reply_event reply_feed(struct reply_parser *p, const char *buf, size_t n, size_t *used,
+			    const char **text);
+
+/*
+ * End of file.  Returns REPLY_DONE if the reply was complete, otherwise
+ * REPLY_PROTOCOL_ERROR with p->error set.
+ */
+enum reply_event reply_finish(struct reply_parser *p);
+
+/* The outcome whose wire name is exactly s, or -1. */
+int outcome_from_name(const char *s);
+
+#endif /* TOUCHAUTH_PROTOCOL_H */

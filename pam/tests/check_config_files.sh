@@ -1,0 +1,45 @@
+#!/bin/sh
+# check_config_files.sh DUMP_COMMAND [ARG...]
+#
+# Runs `DUMP_COMMAND ARG... FILE` on every tests/config/{good,bad}/*.conf and
+# compares its stdout (stderr is ignored) with FILE's .expected: good files
+# must exit 0, bad ones exit 1.  Used with the shim's dump
+# (pam/tests/config_dump) and the helper's (touchauth config-dump --config).
+# CONFIG_TEST_DIR overrides where the files are.
+set -u
+
+if [ $# -lt 1 ]; then
+	echo "usage: $0 DUMP_COMMAND [ARG...]" >&2
+	exit 2
+fi
+
+dir=${CONFIG_TEST_DIR:-$(cd "$(dirname "$0")/../../tests/config" && pwd)}
+passed=0
+failed=0
+out=$(mktemp)
+trap 'rm -f "$out"' EXIT
+
+for kind in good bad; do
+	want_status=0
+	[ "$kind" = bad ] && want_status=1
+	for conf in "$dir/$kind"/*.conf; do
+		[ -e "$conf" ] || continue
+		expected=${conf%.conf}.expected
+		"$@" "$conf" >"$out" 2>/dev/null
+		status=$?
+		if [ "$status" -ne "$want_status" ]; then
+			echo "FAIL: $kind/$(basename "$conf"): exit status $status, want $want_status"
+			sed 's/^/    /' "$out"
+			failed=$((failed + 1))
+		elif ! cmp -s "$out" "$expected"; then
+			echo "FAIL: $kind/$(basename "$conf"): output differs from $(basename "$expected")"
+			diff "$expected" "$out" | sed 's/^/    /'
+			failed=$((failed + 1))
+		else
+			passed=$((passed + 1))
+		fi
+	done
+done
+
+echo "$passed passed, $failed failed"
+[ "$failed" -eq 0 ] && [ "$passed" -gt 0 ]

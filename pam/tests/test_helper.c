@@ -1,0 +1,278 @@
+/*
+ * helper.c in-process, against fake helpers: what pamtester cannot show.
+ * The host process must come out as it went in (same fds, SIGCHLD
+ * disposition, signal mask, no pending SIGPIPE, no child left), also when it
+ * ignores SIGCHLD or runs with fds 0 and 2 closed.  Includes helper.c to
+ * reach its static functions; pam_syslog and pam_prompt are stubbed.
+ * The helper_run cases need root (the helper must be root-owned).
+ */
+#include "../helper.c"
+
+#include <dirent.h>
+#include <stdarg.h>
+
+static char messages[4096];
+static char log_lines[8192];
+static int passed, failed;
+
+void pam_syslog(const pam_handle_t *pamh, int priority, const char *fmt, ...)
+{
+	size_t n = strlen(log_lines);
+	va_list ap;
+
+	(void)pamh;
+	(void)priority;
+	va_start(ap, fmt);
+	vsnprintf(log_lines + n, sizeof(log_lines) - n, fmt, ap);
+	va_end(ap);
+	n = strlen(log_lines);
+	snprintf(log_lines + n, sizeof(log_lines) - n, "|");
+}
+
+int pam_prompt(pam_handle_t *pamh, int style, char **response, const char *fmt, ...)
+{
+	size_t n = strlen(messages);
+	va_list ap;
+
+	(void)pamh;
+	(void)response;
+	snprintf(messages + n, sizeof(messages) - n, "%c:", style == PAM_TEXT_INFO ? 'I' : 'E');
+	n = strlen(messages);
+	va_start(ap, fmt);
+	vsnprintf(messages + n, sizeof(messages) - n, fmt, ap);
+	va_end(ap);
+	n = strlen(messages);
+	snprintf(messages + n, sizeof(messages) - n, "|");
+	return PAM_SUCCESS;
+}
+
+static void expect(int ok, const char *what)
+{
+	if (ok) {
+		passed++;
+		return;
+	}
+	failed++;
+	printf("FAIL: %s (messages '%s', log '%s')\n", what, messages, log_lines);
+}
+
+static int count_fds(void)
+{
+	DIR *d = opendir("/proc/self/fd");
+	int n = 0;
+
+	if (d == NULL)
+		return -1;
+	while (readdir(d) != NULL)
+		n++;
+	closedir(d);
+	return n - 3; /* ".", "..", and the DIR's own fd */
+}
+
+static int sigpipe_pending(void)
+{
+	sigset_t s;
+
+	sigemptyset(&s);
+	sigpending(&s);
+	return sigismember(&s, SIGPIPE);
+}
+
+/* Member by member: the kernel fills only part of glibc's sigset_t. */
+static int same_mask(const sigset_t *a, const sigset_t *b)
+{
+	for (int sig = 1; sig < NSIG; sig++) {
+		if (sigismember(a, sig) != sigismember(b, sig))
+			return 0;
+	}
+	return 1;
+}
+
+/* A write into a pipe nobody reads: an error, and no SIGPIPE for the host. */
+static void test_write_epipe(void)
+{
+	struct timespec deadline = deadline_after(5);
+	sigset_t before, after;
+	int p[2];
+
+	if (pipe2(p, O_CLOEXEC) != 0)
+		abort();
+	close(p[0]);
+	fcntl(p[1], F_SETFL, O_NONBLOCK);
+	pthread_sigmask(SIG_SETMASK, NULL, &before);
+	expect(write_request(NULL, p[1], "end\n", 4, &deadline) != PAM_SUCCESS,
+	       "writing to a closed pipe fails");
+	pthread_sigmask(SIG_SETMASK, NULL, &after);
+	expect(!sigpipe_pending(), "our SIGPIPE is consumed");
+	expect(sigismember(&after, SIGPIPE) == sigismember(&before, SIGPIPE),
+	       "the signal mask is restored");
+
+	/* A SIGPIPE the host already had pending is left for the host. */
+	{
+		sigset_t pipe_set, old;
+
+		sigemptyset(&pipe_set);
+		sigaddset(&pipe_set, SIGPIPE);
+		pthread_sigmask(SIG_BLOCK, &pipe_set, &old);
+		raise(SIGPIPE);
+		(void)write_request(NULL, p[1], "end\n", 4, &deadline);
+		expect(sigpipe_pending(), "the host's pending SIGPIPE is kept");
+		{
+			struct timespec zero = { 0, 0 };
+
+			(void)sigtimedwait(&pipe_set, NULL, &zero);
+		}
+		pthread_sigmask(SIG_SETMASK, &old, NULL);
+	}
+	close(p[1]);
+}
+
+/* A helper that does not read: the write times out at the deadline. */
+static void test_write_deadline(void)
+{
+	struct timespec deadline = deadline_after(1);
+	static char big[256 * 1024];
+	int p[2];
+
+	if (pipe2(p, O_CLOEXEC) != 0)
+		abort();
+	fcntl(p[1], F_SETFL, O_NONBLOCK);
+	memset(big, 'a', sizeof(big));
+	expect(write_request(NULL, p[1], big, sizeof(big), &deadline) == PAM_AUTHINFO_UNAVAIL,
+	       "a request nobody reads times out");
+	close(p[0]);
+	close(p[1]);
+}
+
+static char dir[] = "/tmp/touchauth-test-helper.XXXXXX";
+
+static void write_helper(const char *name, const char *body)
+{
+	char path[256];
+	FILE *f;
+
+	snprintf(path, sizeof(path), "%s/%s", dir, name);
+	f = fopen(path, "w");
+	if (f == NULL)
+		abort();
+	fprintf(f, "#!/bin/sh\n/bin/cat >/dev/null\n%s", body);
+	fclose(f);
+	chmod(path, 0755);
+}
+
+/*
+ * Run helper NAME; check the outcome, whether it was trusted (helper_run
+ * returned PAM_SUCCESS), the messages (unless NULL), a log excerpt and the
+ * host's state.
+ */
+static void run(const char *name, enum ta_outcome want, int trusted, const char *want_messages,
+		const char *want_log)
+{
+	struct options opts;
+	struct sigaction before, after;
+	sigset_t mask_before, mask_after;
+	enum ta_outcome outcome;
+	int fds = count_fds(), rc;
+	char what[256];
+	const char *argv[] = { "debug" };
+
+	memset(&opts, 0, sizeof(opts));
+	opts.timeout = 1;
+	snprintf(opts.helper, sizeof(opts.helper), "%s/%s", dir, name);
+	messages[0] = log_lines[0] = '\0';
+	sigaction(SIGCHLD, NULL, &before);
+	pthread_sigmask(SIG_SETMASK, NULL, &mask_before);
+
+	rc = helper_run((pam_handle_t *)dir, &opts, "root", "test", 1, argv, &outcome);
+
+	snprintf(what, sizeof(what), "%s: outcome %s", name, ta_outcomes[outcome].name);
+	expect(outcome == want && (rc == PAM_SUCCESS) == trusted, what);
+	snprintf(what, sizeof(what), "%s: messages", name);
+	expect(want_messages == NULL || strcmp(messages, want_messages) == 0, what);
+	snprintf(what, sizeof(what), "%s: log has '%s'", name, want_log);
+	expect(strstr(log_lines, want_log) != NULL, what);
+	snprintf(what, sizeof(what), "%s: no fd leaked (%d -> %d)", name, fds, count_fds());
+	expect(count_fds() == fds, what);
+	sigaction(SIGCHLD, NULL, &after);
+	snprintf(what, sizeof(what), "%s: SIGCHLD disposition restored", name);
+	expect(after.sa_handler == before.sa_handler, what);
+	pthread_sigmask(SIG_SETMASK, NULL, &mask_after);
+	snprintf(what, sizeof(what), "%s: signal mask unchanged", name);
+	expect(same_mask(&mask_before, &mask_after), what);
+	snprintf(what, sizeof(what), "%s: no child left", name);
+	expect(waitpid(-1, NULL, WNOHANG) == -1 && errno == ECHILD, what);
+}
+
+static void test_helpers(void)
+{
+	struct sigaction ign, old;
+
+	if (mkdtemp(dir) == NULL)
+		abort();
+	chmod(dir, 0755);
+	write_helper("success",
+		     "printf 'touchauth 1\\ninfo Place your finger\\nresult success\\n'\n");
+	write_helper("cancel", "printf 'touchauth 1\\nresult systemCancel\\n'\n");
+	write_helper("exit1", "printf 'touchauth 1\\nresult success\\n'\nexit 1\n");
+	write_helper("garbage", "echo nope\n");
+	write_helper("crash", "printf 'touchauth 1\\n'\nkill -SEGV $$\n");
+	write_helper("hang", "printf 'touchauth 1\\n'\nexec /bin/sleep 100\n");
+	write_helper("flood", "echo 'touchauth 1'\nexec /usr/bin/yes 'error x'\n");
+	write_helper("writable", "printf 'touchauth 1\\nresult success\\n'\n");
+	{
+		char path[256];
+
+		snprintf(path, sizeof(path), "%s/writable", dir);
+		chmod(path, 0777);
+	}
+
+	run("success", TA_SUCCESS, 1, "I:Place your finger|", "");
+	run("cancel", TA_SYSTEM_CANCEL, 1, "", "");
+	run("exit1", TA_SYSTEM_CANCEL, 0, "", "helper exit status 1");
+	run("garbage", TA_SYSTEM_CANCEL, 0, "", "missing header");
+	run("crash", TA_SYSTEM_CANCEL, 0, "", "helper killed by signal 11");
+	run("hang", TA_SYSTEM_CANCEL, 0, "", "helper timed out");
+	run("flood", TA_SYSTEM_CANCEL, 0, NULL, "too many lines");
+	run("writable", TA_SYSTEM_CANCEL, 0, "", "group- or other-writable");
+	run("missing", TA_SYSTEM_CANCEL, 0, "", "No such file or directory");
+
+	/* A host that ignores SIGCHLD would have its children auto-reaped. */
+	memset(&ign, 0, sizeof(ign));
+	ign.sa_handler = SIG_IGN;
+	sigaction(SIGCHLD, &ign, &old);
+	run("success", TA_SUCCESS, 1, "I:Place your finger|", "");
+	sigaction(SIGCHLD, &old, NULL);
+
+	/* A host with stdin and stderr closed: the pipes land on fds 0 and 2. */
+	{
+		int in = dup(0), err = dup(2);
+
+		close(0);
+		close(2);
+		run("success", TA_SUCCESS, 1, "I:Place your finger|", "");
+		dup2(in, 0);
+		dup2(err, 2);
+		close(in);
+		close(err);
+	}
+
+	{
+		char cmd[300];
+
+		snprintf(cmd, sizeof(cmd), "rm -rf '%s'", dir);
+		if (system(cmd) != 0)
+			printf("could not remove %s\n", dir);
+	}
+}
+
+int main(void)
+{
+	test_write_epipe();
+	test_write_deadline();
+	if (geteuid() == 0)
+		test_helpers();
+	else
+		printf("not root: helper_run cases skipped\n");
+	printf("%d passed, %d failed\n", passed, failed);
+	return failed == 0 ? 0 : 1;
+}

@@ -1,0 +1,288 @@
+/*
+ * The reply parser against a table of replies, each fed whole, byte by byte
+ * and split at every offset: the result must not depend on how the pipe
+ * happened to chunk the bytes.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <security/_pam_types.h>
+
+#include "protocol.h"
+
+struct result {
+	enum reply_event event; /* REPLY_DONE or REPLY_PROTOCOL_ERROR */
+	int outcome;		/* when REPLY_DONE */
+	const char *error;	/* when REPLY_PROTOCOL_ERROR */
+	char messages[8192];	/* "I:text|E:text|" in the order relayed */
+};
+
+struct test_case {
+	const char *name;
+	const char *input;
+	size_t len; /* 0: strlen(input) */
+	enum reply_event event;
+	int outcome;
+	const char *error;
+	const char *messages;
+};
+
+static int passed, failed;
+
+static void check(int ok, const char *name, const char *how, const char *detail)
+{
+	if (ok) {
+		passed++;
+		return;
+	}
+	failed++;
+	printf("FAIL: %s (%s): %s\n", name, how, detail);
+}
+
+static void append_msg(struct result *r, char kind, const char *text)
+{
+	size_t n = strlen(r->messages);
+
+	snprintf(r->messages + n, sizeof(r->messages) - n, "%c:%.*s|", kind, 40, text);
+}
+
+/* Feed input in chunks of `chunk` bytes (after a first chunk of `first`), then EOF. */
+static void run(const char *in, size_t len, size_t first, size_t chunk, struct result *r)
+{
+	struct reply_parser p;
+	size_t pos = 0;
+
+	memset(r, 0, sizeof(*r));
+	reply_init(&p);
+	while (pos < len) {
+		size_t n = pos == 0 && first ? first : chunk;
+		size_t off = 0;
+
+		if (n > len - pos)
+			n = len - pos;
+		while (off < n) {
+			const char *text = NULL;
+			size_t used = 0;
+			enum reply_event ev = reply_feed(&p, in + pos + off, n - off, &used, &text);
+
+			if (used == 0 && ev != REPLY_PROTOCOL_ERROR && off < n) {
+				r->event = REPLY_PROTOCOL_ERROR;
+				r->error = "parser made no progress";
+				return;
+			}
+			off += used;
+			if (ev == REPLY_INFO)
+				append_msg(r, 'I', text);
+			else if (ev == REPLY_ERROR_MSG)
+				append_msg(r, 'E', text);
+			else if (ev == REPLY_PROTOCOL_ERROR) {
+				r->event = ev;
+				r->error = p.error;
+				return;
+			}
+		}
+		pos += n;
+	}
+	r->event = reply_finish(&p);
+	r->outcome = (int)p.outcome;
+	r->error = p.error;
+}
+
+static void check_result(const struct test_case *tc, const struct result *r, const char *how)
+{
+	char detail[256];
+
+	snprintf(detail, sizeof(detail), "event %d outcome %d error '%s' messages '%.80s'",
+		 r->event, r->outcome, r->error ? r->error : "", r->messages);
+	int ok = r->event == tc->event;
+
+	if (ok && tc->event == REPLY_DONE)
+		ok = r->outcome == tc->outcome;
+	if (ok && tc->event == REPLY_PROTOCOL_ERROR)
+		ok = r->error != NULL && strcmp(r->error, tc->error) == 0;
+	if (ok)
+		ok = strcmp(r->messages, tc->messages ? tc->messages : "") == 0;
+	check(ok, tc->name, how, detail);
+}
+
+static void run_case(const struct test_case *tc)
+{
+	size_t len = tc->len ? tc->len : strlen(tc->input);
+	struct result *r = malloc(sizeof(*r));
+	char how[64];
+
+	if (r == NULL)
+		abort();
+	run(tc->input, len, 0, len ? len : 1, r);
+	check_result(tc, r, "whole");
+	run(tc->input, len, 0, 1, r);
+	check_result(tc, r, "byte by byte");
+	/* Every split point of short inputs; a sample of long ones. */
+	for (size_t cut = 1; cut < len; cut += len < 300 ? 1 : 97) {
+		snprintf(how, sizeof(how), "split at %zu", cut);
+		run(tc->input, len, cut, len, r);
+		check_result(tc, r, how);
+	}
+	free(r);
+}
+
+#define H	"touchauth 1\n"
+#define DONE(o) REPLY_DONE, o, NULL
+#define ERR(e)	REPLY_PROTOCOL_ERROR, 0, e
+
+static const struct test_case cases[] = {
+	{ "success with a message", H "info Place your finger on the sensor\nresult success\n", 0,
+	  DONE(TA_SUCCESS), "I:Place your finger on the sensor|" },
+	{ "authenticationFailed after messages",
+	  H
+	  "info Place your finger\nerror Try Again\nerror Try Again\nresult authenticationFailed\n",
+	  0, DONE(TA_AUTHENTICATION_FAILED), "I:Place your finger|E:Try Again|E:Try Again|" },
+	{ "no messages", H "result userFallback\n", 0, DONE(TA_USER_FALLBACK), "" },
+	{ "utf-8 text is printable",
+	  H "info \xe8\xaf\xb7\xe8\xbd\xbb\xe8\xa7\xa6\nresult userCancel\n", 0,
+	  DONE(TA_USER_CANCEL), "I:\xe8\xaf\xb7\xe8\xbd\xbb\xe8\xa7\xa6|" },
+	{ "text with inner and trailing spaces", H "info  a  b \nresult systemCancel\n", 0,
+	  DONE(TA_SYSTEM_CANCEL), "I: a  b |" },
+
+	{ "empty input", "", 0, ERR("missing header"), "" },
+	{ "missing header", "result success\n", 0, ERR("missing header"), "" },
+	{ "wrong version", "touchauth 2\nresult success\n", 0, ERR("missing header"), "" },
+	{ "header with trailing space", "touchauth 1 \nresult success\n", 0, ERR("missing header"),
+	  "" },
+	{ "header without newline", "touchauth 1", 0, ERR("incomplete line"), "" },
+	{ "header only", H, 0, ERR("no result"), "" },
+	{ "messages but no result", H "info a\n", 0, ERR("no result"), "I:a|" },
+	{ "result without newline", H "result success", 0, ERR("incomplete line"), "" },
+	{ "line after result", H "result success\ninfo late\n", 0, ERR("data after result"), "" },
+	{ "second result", H "result authenticationFailed\nresult success\n", 0,
+	  ERR("data after result"), "" },
+	{ "byte after result", H "result success\nx", 0, ERR("data after result"), "" },
+	{ "empty line after result", H "result success\n\n", 0, ERR("data after result"), "" },
+	{ "unknown outcome", H "result ok\n", 0, ERR("unknown outcome"), "" },
+	{ "outcome in the wrong case", H "result Success\n", 0, ERR("unknown outcome"), "" },
+	{ "outcome with trailing space", H "result success \n", 0, ERR("unknown outcome"), "" },
+	{ "result without outcome", H "result \n", 0, ERR("unknown outcome"), "" },
+	{ "bare result", H "result\n", 0, ERR("unknown line"), "" },
+	{ "unknown word", H "warning hot\nresult success\n", 0, ERR("unknown line"), "" },
+	{ "bare info", H "info\nresult success\n", 0, ERR("unknown line"), "" },
+	{ "empty info", H "info \nresult success\n", 0, ERR("empty message"), "" },
+	{ "empty error", H "error \nresult success\n", 0, ERR("empty message"), "" },
+	{ "empty line", H "\nresult success\n", 0, ERR("unknown line"), "" },
+	{ "CR before LF", H "info a\r\nresult success\n", 0, ERR("control byte"), "" },
+	{ "CRLF header", "touchauth 1\r\nresult success\n", 0, ERR("control byte"), "" },
+	{ "SOH in text",
+	  H "info a\x01"
+	    "b\nresult success\n",
+	  0, ERR("control byte"), "" },
+	{ "TAB in text", H "info a\tb\nresult success\n", 0, ERR("control byte"), "" },
+	{ "DEL in text", H "info a\x7f\nresult success\n", 0, ERR("control byte"), "" },
+	{ "NUL in text", H "info a\0b\nresult success\n",
+	  sizeof(H "info a\0b\nresult success\n") - 1, ERR("control byte"), "" },
+	{ "ESC in result line", H "result \x1b[2Jsuccess\n", 0, ERR("control byte"), "" },
+	{ "binary garbage", "\x89PNG\r\n\x1a\n", 0, ERR("control byte"), "" },
+	{ "text garbage", "Segmentation fault\n", 0, ERR("missing header"), "" },
+	{ "message before garbage is still relayed", H "info shown\nFOO\n", 0, ERR("unknown line"),
+	  "I:shown|" },
+};
+
+/* Replies built at run time: long lines and line counts. */
+static void run_generated(void)
+{
+	static char buf[80 * 1024], msgs[63 * 4 + 1];
+	struct test_case tc;
+	size_t n;
+
+	for (int o = 0; o < TA_OUTCOME_COUNT; o++) {
+		snprintf(buf, sizeof(buf), H "result %s\n", ta_outcomes[o].name);
+		tc = (struct test_case){ ta_outcomes[o].name, buf, 0, DONE(o), "" };
+		run_case(&tc);
+	}
+
+	/* 1000 bytes of text is the limit. */
+	n = (size_t)snprintf(buf, sizeof(buf), H "info ");
+	memset(buf + n, 'a', 1000);
+	snprintf(buf + n + 1000, sizeof(buf) - n - 1000, "\nresult success\n");
+	tc = (struct test_case){ "1000-byte message", buf, 0, DONE(TA_SUCCESS),
+				 "I:aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa|" };
+	run_case(&tc);
+	memset(buf + n, 'a', 1001);
+	snprintf(buf + n + 1001, sizeof(buf) - n - 1001, "\nresult success\n");
+	tc = (struct test_case){ "1001-byte message", buf, 0, ERR("message too long"), "" };
+	run_case(&tc);
+
+	/* 1023 bytes + '\n' is a line (here too long a message); 1024 + '\n' is not. */
+	memset(buf + n, 'a', 1018);
+	snprintf(buf + n + 1018, sizeof(buf) - n - 1018, "\nresult success\n");
+	tc = (struct test_case){ "1024-byte line", buf, 0, ERR("message too long"), "" };
+	run_case(&tc);
+	memset(buf + n, 'a', 1019);
+	snprintf(buf + n + 1019, sizeof(buf) - n - 1019, "\nresult success\n");
+	tc = (struct test_case){ "1025-byte line", buf, 0, ERR("line too long"), "" };
+	run_case(&tc);
+	memset(buf + n, 'a', 5000);
+	buf[n + 5000] = '\0';
+	tc = (struct test_case){ "endless line", buf, 0, ERR("line too long"), "" };
+	run_case(&tc);
+
+	/* 64 lines in all: header, 62 messages, result. */
+	n = (size_t)snprintf(buf, sizeof(buf), H);
+	for (int i = 0; i < 62; i++)
+		n += (size_t)snprintf(buf + n, sizeof(buf) - n, "error x\n");
+	snprintf(buf + n, sizeof(buf) - n, "result success\n");
+	for (int i = 0; i < 63; i++)
+		memcpy(msgs + 4 * i, "E:x|", 4);
+	msgs[62 * 4] = '\0';
+	tc = (struct test_case){ "64 lines", buf, 0, DONE(TA_SUCCESS), msgs };
+	run_case(&tc);
+
+	/* One more message: the 65th line is refused; the 63 before it were shown. */
+	n += (size_t)snprintf(buf + n, sizeof(buf) - n, "error x\n");
+	snprintf(buf + n, sizeof(buf) - n, "result success\n");
+	msgs[62 * 4] = 'E';
+	tc = (struct test_case){ "65 lines", buf, 0, ERR("too many lines"), msgs };
+	run_case(&tc);
+}
+
+/* The one outcome -> PAM code table of PROTOCOL.md. */
+static void check_mapping(void)
+{
+	for (int o = 0; o < TA_OUTCOME_COUNT; o++) {
+		int want = o == TA_SUCCESS		   ? PAM_SUCCESS
+			   : o == TA_AUTHENTICATION_FAILED ? PAM_MAXTRIES
+							   : PAM_AUTHINFO_UNAVAIL;
+
+		check(ta_outcomes[o].pam_code == want, ta_outcomes[o].name, "pam code",
+		      "wrong code");
+		check(outcome_from_name(ta_outcomes[o].name) == o, ta_outcomes[o].name, "name",
+		      "round trip");
+	}
+	check(outcome_from_name("") == -1 && outcome_from_name("succes") == -1, "unknown names",
+	      "lookup", "accepted");
+}
+
+/* A protocol error is sticky: more input cannot turn it into a result. */
+static void check_sticky(void)
+{
+	struct reply_parser p;
+	const char *text;
+	size_t used;
+	static const char bad[] = "nope\n", good[] = H "result success\n";
+
+	reply_init(&p);
+	(void)reply_feed(&p, bad, sizeof(bad) - 1, &used, &text);
+	check(reply_feed(&p, good, sizeof(good) - 1, &used, &text) == REPLY_PROTOCOL_ERROR &&
+		  reply_finish(&p) == REPLY_PROTOCOL_ERROR,
+	      "sticky error", "feed after error", "recovered");
+}
+
+int main(void)
+{
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++)
+		run_case(&cases[i]);
+	run_generated();
+	check_mapping();
+	check_sticky();
+	printf("%d passed, %d failed\n", passed, failed);
+	return failed == 0 ? 0 : 1;
+}
