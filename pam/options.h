@@ -31,6 +31,16 @@ struct options {
 	char helper[CONFIG_PATH_MAX + 1];
 	char virtual_device[CONFIG_SOCKET_PATH_MAX + 1];
 	char virtual_device_storage[CONFIG_SOCKET_PATH_MAX + 1];
+	/* Strikes, lockout and trust rules (read by the helper; the shim only parses them). */
+	char state_dir[CONFIG_PATH_MAX + 1];
+	int lockout_threshold;
+	int unlock_time; /* seconds, 0 = only the password or an admin unlocks */
+	int password_after_boot;
+	int password_max_age; /* hours, 0 = off */
+	int password_after_enroll_change;
+	int require_password_set;
+	/* Where the laptop lids are (a directory of <lid>/state files). */
+	char lid_dir[CONFIG_PATH_MAX + 1];
 };
 
 /* What went wrong, precisely enough for tests/config_dump to print it. */

@@ -17,6 +17,18 @@ public struct Config: Equatable, Sendable {
     public var debug = false
     public var virtualDevice = ""
     public var virtualDeviceStorage = ""
+    /// Strikes, lockout and trust state (DESIGN.md §2, §3).
+    public var stateDir = "/var/lib/touchauth"
+    public var lockoutThreshold = 5
+    /// Seconds after which a lockout ends by itself; 0: only the password or an admin.
+    public var unlockTime = 0
+    public var passwordAfterBoot = true
+    /// Hours without a password after which the password is required; 0: off.
+    public var passwordMaxAge = 48
+    public var passwordAfterEnrollChange = true
+    public var requirePasswordSet = true
+    /// Where the laptop lids are: `<lid_dir>/<LID>/state` says "open" or "closed".
+    public var lidDir = "/proc/acpi/button/lid"
 
     public static let defaultPath = "/etc/security/touchauth.conf"
     public static let defaultHelper = "/usr/libexec/touchauth/touchauth"
@@ -49,6 +61,10 @@ public struct Config: Equatable, Sendable {
         case maxTries = "max_tries", timeout, reason, fallbackTitle = "fallback_title"
         case printDir = "print_dir", helper, debug
         case virtualDevice = "virtual_device", virtualDeviceStorage = "virtual_device_storage"
+        case stateDir = "state_dir", lockoutThreshold = "lockout_threshold", unlockTime = "unlock_time"
+        case passwordAfterBoot = "password_after_boot", passwordMaxAge = "password_max_age"
+        case passwordAfterEnrollChange = "password_after_enroll_change"
+        case requirePasswordSet = "require_password_set", lidDir = "lid_dir"
     }
 
     /// Applies a whole file's bytes; returns the unknown keys, for the caller to report.
@@ -104,6 +120,8 @@ public struct Config: Equatable, Sendable {
         Key.allCases.map { "\($0.rawValue)=\(value(of: $0))\n" }.joined()
     }
 
+    private func yesNo(_ flag: Bool) -> String { flag ? "yes" : "no" }
+
     func value(of key: Key) -> String {
         switch key {
         case .maxTries: String(maxTries)
@@ -112,9 +130,17 @@ public struct Config: Equatable, Sendable {
         case .fallbackTitle: fallbackTitle
         case .printDir: printDir
         case .helper: helper
-        case .debug: debug ? "yes" : "no"
+        case .debug: yesNo(debug)
         case .virtualDevice: virtualDevice
         case .virtualDeviceStorage: virtualDeviceStorage
+        case .stateDir: stateDir
+        case .lockoutThreshold: String(lockoutThreshold)
+        case .unlockTime: String(unlockTime)
+        case .passwordAfterBoot: yesNo(passwordAfterBoot)
+        case .passwordMaxAge: String(passwordMaxAge)
+        case .passwordAfterEnrollChange: yesNo(passwordAfterEnrollChange)
+        case .requirePasswordSet: yesNo(requirePasswordSet)
+        case .lidDir: lidDir
         }
     }
 
@@ -145,6 +171,13 @@ public struct Config: Equatable, Sendable {
             guard value.hasPrefix("/"), value.utf8.count <= maxBytes else { throw bad }
             return value
         }
+        func boolean() throws(Config.Error) -> Bool {
+            switch value {
+            case "yes", "true", "on", "1": return true
+            case "no", "false", "off", "0": return false
+            default: throw bad
+            }
+        }
         switch key {
         case .maxTries: maxTries = try integer(1...10)
         case .timeout: timeout = try integer(1...600)
@@ -152,15 +185,18 @@ public struct Config: Equatable, Sendable {
         case .fallbackTitle: fallbackTitle = value
         case .printDir: printDir = try path(maxBytes: 4095, optional: false)
         case .helper: helper = try path(maxBytes: 4095, optional: false)
-        case .debug:
-            switch value {
-            case "yes", "true", "on", "1": debug = true
-            case "no", "false", "off", "0": debug = false
-            default: throw bad
-            }
+        case .debug: debug = try boolean()
         case .virtualDevice: virtualDevice = try path(maxBytes: Config.maxSocketPathBytes, optional: true)
         case .virtualDeviceStorage:
             virtualDeviceStorage = try path(maxBytes: Config.maxSocketPathBytes, optional: true)
+        case .stateDir: stateDir = try path(maxBytes: 4095, optional: false)
+        case .lockoutThreshold: lockoutThreshold = try integer(1...100)
+        case .unlockTime: unlockTime = try integer(0...31_536_000)
+        case .passwordAfterBoot: passwordAfterBoot = try boolean()
+        case .passwordMaxAge: passwordMaxAge = try integer(0...8760)
+        case .passwordAfterEnrollChange: passwordAfterEnrollChange = try boolean()
+        case .requirePasswordSet: requirePasswordSet = try boolean()
+        case .lidDir: lidDir = try path(maxBytes: 4095, optional: false)
         }
         return true
     }

@@ -128,6 +128,14 @@ private func parse(_ text: String) throws(Config.Error) -> (Config, [String]) {
                 debug=no
                 virtual_device=
                 virtual_device_storage=
+                state_dir=/var/lib/touchauth
+                lockout_threshold=5
+                unlock_time=0
+                password_after_boot=yes
+                password_max_age=48
+                password_after_enroll_change=yes
+                require_password_set=yes
+                lid_dir=/proc/acpi/button/lid
 
                 """)
     }
