@@ -17,6 +17,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <sys/syscall.h>
 #include <sys/wait.h>
 #include <syslog.h>
 #include <time.h>
@@ -28,8 +29,8 @@
 #define DEADLINE_SLACK_SECONDS 3
 #define REAP_SLEEP_MAX_MS      50
 
-/* Request: header, user, service, 32 args, end (PROTOCOL.md). */
-#define REQUEST_LINES_MAX   (4 + TA_REQUEST_ARGS_MAX)
+/* Request: header, user, service, fallback, 32 args, end (PROTOCOL.md). */
+#define REQUEST_LINES_MAX   (5 + TA_REQUEST_ARGS_MAX)
 #define REQUEST_MAX	    (REQUEST_LINES_MAX * TA_LINE_MAX)
 #define USER_LINE_PREFIX    "user "
 #define SERVICE_LINE_PREFIX "service "
@@ -122,8 +123,8 @@ static int append_line(char *buf, size_t *len, const char *prefix, const char *v
 	return 0;
 }
 
-static int build_request(pam_handle_t *pamh, const char *user, const char *service, int argc,
-			 const char **argv, char *buf, size_t *len)
+static int build_request(pam_handle_t *pamh, const char *user, const char *service, int offer_enter,
+			 int argc, const char **argv, char *buf, size_t *len)
 {
 	int nargs = 0;
 
@@ -137,6 +138,8 @@ static int build_request(pam_handle_t *pamh, const char *user, const char *servi
 		pam_syslog(pamh, LOG_ERR, "service name does not fit the protocol");
 		return PAM_SYSTEM_ERR;
 	}
+	/* So the helper's hint names only a key we really take. */
+	(void)append_line(buf, len, "fallback ", offer_enter ? "enter" : "none");
 	for (int i = 0; i < argc; i++) {
 		if (nargs == TA_REQUEST_ARGS_MAX ||
 		    append_line(buf, len, ARG_LINE_PREFIX, argv[i]) != 0) {
@@ -174,10 +177,12 @@ static int ms_left(const struct timespec *deadline)
 }
 
 /* In the child: only async-signal-safe calls from here to execve. */
-__attribute__((noreturn)) static void exec_child(const char *path, int req, int reply, int devnull,
-						 char *const envp[])
+__attribute__((noreturn)) static void exec_child(enum helper_mode mode, const char *path, int req,
+						 int reply, int devnull, char *const envp[])
 {
-	char *const argv[] = { (char *)"touchauth", (char *)"pam-verify", NULL };
+	char *const argv[] = { (char *)"touchauth",
+			       (char *)(mode == HELPER_ACCOUNT ? "pam-account" : "pam-verify"),
+			       NULL };
 	struct sigaction dfl;
 	sigset_t empty;
 	int in, out, err;
@@ -295,13 +300,17 @@ static void relay(pam_handle_t *pamh, int style, const char *text)
  * or we stopped reading early (then it is killed).
  */
 static int read_reply(pam_handle_t *pamh, int fd, const struct timespec *deadline,
-		      struct reply_parser *parser, int *eof)
+		      struct reply_parser *parser, struct terminal *term, enum ta_outcome *by_user,
+		      int *eof)
 {
 	char buf[4096];
+	/* The terminal is watched beside the reply; a hangup stops only the watching. */
+	int tty = term != NULL ? term->fd : -1;
 
 	*eof = 0;
 	for (;;) {
-		struct pollfd pfd = { .fd = fd, .events = POLLIN };
+		struct pollfd pfd[2] = { { .fd = fd, .events = POLLIN },
+					 { .fd = tty, .events = POLLIN } };
 		int ms = ms_left(deadline);
 		ssize_t n;
 		size_t off = 0;
@@ -310,13 +319,31 @@ static int read_reply(pam_handle_t *pamh, int fd, const struct timespec *deadlin
 			pam_syslog(pamh, LOG_ERR, "helper timed out");
 			return PAM_AUTHINFO_UNAVAIL;
 		}
-		if (poll(&pfd, 1, ms) < 0) {
+		if (poll(pfd, 2, ms) < 0) {
 			if (errno == EINTR)
 				continue;
 			pam_syslog(pamh, LOG_ERR, "poll: %m");
 			return PAM_SYSTEM_ERR;
 		}
-		if (!(pfd.revents & (POLLIN | POLLHUP | POLLERR | POLLNVAL)))
+		if (pfd[1].revents & (POLLIN | POLLHUP | POLLERR | POLLNVAL)) {
+			switch (terminal_read(term)) {
+			case KEY_FALLBACK:
+			case KEY_TYPING: /* the caller reads the password; the sensor stops now */
+				*by_user = TA_USER_FALLBACK;
+				return PAM_SUCCESS;
+			case KEY_CANCEL:
+				*by_user = TA_USER_CANCEL;
+				return PAM_SUCCESS;
+			case KEY_GONE:
+				tty = -1;
+				break;
+			case KEY_IGNORED:
+			case KEY_PASSWORD:
+			default:
+				break;
+			}
+		}
+		if (!(pfd[0].revents & (POLLIN | POLLHUP | POLLERR | POLLNVAL)))
 			continue; /* poll timed out: the deadline check above ends it */
 
 		n = read(fd, buf, sizeof(buf));
@@ -388,24 +415,40 @@ static int wait_killed(pam_handle_t *pamh, pid_t pid, int *status)
  */
 static int reap(pam_handle_t *pamh, pid_t pid, const struct timespec *deadline, int *status)
 {
-	int delay = 1;
+	/*
+	 * A pidfd is readable the moment the child exits.  The helper closes its
+	 * output just before it exits, so polling with sleeps cost every match a
+	 * whole first sleep (~1 ms, scripts/bench.sh).  Without pidfd_open (Linux
+	 * < 5.3) the sleeps remain.
+	 */
+	int pidfd = (int)syscall(SYS_pidfd_open, pid, 0);
+	int delay = 1, retval = PAM_AUTHINFO_UNAVAIL;
 
 	for (;;) {
 		pid_t r = waitpid(pid, status, WNOHANG);
 		int ms;
 
-		if (r == pid)
-			return PAM_SUCCESS;
+		if (r == pid) {
+			retval = PAM_SUCCESS;
+			goto out;
+		}
 		if (r < 0 && errno == EINTR)
 			continue;
 		if (r < 0) {
 			/* ECHILD: something else in the host reaped it; its status is lost. */
 			pam_syslog(pamh, LOG_ERR, "waitpid: %m");
-			return PAM_SYSTEM_ERR;
+			retval = PAM_SYSTEM_ERR;
+			goto out;
 		}
 		ms = ms_left(deadline);
 		if (ms == 0)
 			break;
+		if (pidfd >= 0) {
+			struct pollfd pfd = { .fd = pidfd, .events = POLLIN };
+
+			(void)poll(&pfd, 1, ms); /* EINTR: waitpid again */
+			continue;
+		}
 		sleep_ms(delay < ms ? delay : ms);
 		if (delay < REAP_SLEEP_MAX_MS)
 			delay *= 2;
@@ -414,11 +457,15 @@ static int reap(pam_handle_t *pamh, pid_t pid, const struct timespec *deadline, 
 	pam_syslog(pamh, LOG_ERR, "helper timed out after closing its output; killing it");
 	(void)kill(pid, SIGKILL);
 	(void)wait_killed(pamh, pid, status);
-	return PAM_AUTHINFO_UNAVAIL;
+out:
+	if (pidfd >= 0)
+		close(pidfd);
+	return retval;
 }
 
-int helper_run(pam_handle_t *pamh, const struct options *opts, const char *user,
-	       const char *service, int argc, const char **argv, enum ta_outcome *outcome)
+int helper_run(pam_handle_t *pamh, enum helper_mode mode, const struct options *opts,
+	       const char *user, const char *service, int argc, const char **argv,
+	       struct terminal *term, enum ta_outcome *outcome)
 {
 	struct sigaction dfl_chld, old_chld;
 	struct helper_env env;
@@ -429,6 +476,7 @@ int helper_run(pam_handle_t *pamh, const struct options *opts, const char *user,
 	size_t request_len = 0;
 	int req[2] = { -1, -1 }, reply[2] = { -1, -1 }, devnull = -1;
 	int chld_saved = 0, status = 0, eof = 0, retval;
+	enum ta_outcome by_user = TA_OUTCOME_COUNT; /* set by a key */
 	pid_t pid = -1;
 
 	*outcome = TA_SYSTEM_CANCEL;
@@ -444,7 +492,8 @@ int helper_run(pam_handle_t *pamh, const struct options *opts, const char *user,
 		retval = PAM_BUF_ERR;
 		goto out;
 	}
-	retval = build_request(pamh, user, service, argc, argv, request, &request_len);
+	retval = build_request(pamh, user, service, term != NULL && term->offer, argc, argv,
+			       request, &request_len);
 	if (retval != PAM_SUCCESS)
 		goto out;
 	build_env(&env);
@@ -488,7 +537,7 @@ int helper_run(pam_handle_t *pamh, const struct options *opts, const char *user,
 	pthread_sigmask(SIG_SETMASK, &all, &old_mask);
 	pid = fork();
 	if (pid == 0)
-		exec_child(opts->helper, req[0], reply[1], devnull, env.envp);
+		exec_child(mode, opts->helper, req[0], reply[1], devnull, env.envp);
 	if (pid < 0)
 		pam_syslog(pamh, LOG_ERR, "fork: %m");
 	pthread_sigmask(SIG_SETMASK, &old_mask, NULL);
@@ -507,11 +556,16 @@ int helper_run(pam_handle_t *pamh, const struct options *opts, const char *user,
 	close(req[1]);
 	req[1] = -1;
 	if (retval == PAM_SUCCESS)
-		retval = read_reply(pamh, reply[0], &deadline, &parser, &eof);
+		retval = read_reply(pamh, reply[0], &deadline, &parser, term, &by_user, &eof);
 	if (!eof) {
 		/* Still unreaped, so pid cannot have been reused. */
 		(void)kill(pid, SIGKILL);
 		(void)wait_killed(pamh, pid, &status);
+		/* Enter, typing or Ctrl-C: the user's word, never a success. */
+		if (by_user != TA_OUTCOME_COUNT && retval == PAM_SUCCESS)
+			*outcome = by_user;
+		else if (retval == PAM_SUCCESS)
+			retval = PAM_AUTHINFO_UNAVAIL;
 		goto out;
 	}
 

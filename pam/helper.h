@@ -9,13 +9,26 @@
 
 #include "options.h"
 #include "protocol.h"
+#include "terminal.h"
+
+/* Which helper command to run: the argv is fixed per mode. */
+enum helper_mode {
+	HELPER_VERIFY,	/* `touchauth pam-verify`: the fingerprint prompt */
+	HELPER_ACCOUNT, /* `touchauth pam-account`: the password succeeded; clear the lockout */
+};
 
 /*
+ * term: the terminal the shim owns (terminal_take done), or NULL.  Its keys
+ * end the prompt: the helper is killed and reaped, *outcome is userFallback
+ * (Enter, or the first typed byte: term->typing tells) or userCancel, and the
+ * return is PAM_SUCCESS.  The caller restores the terminal.
+ *
  * Always sets *outcome.  Returns PAM_SUCCESS when *outcome comes from a
  * well-formed reply and exit status 0; otherwise a PAM error code, the reason
  * logged, and *outcome is TA_SYSTEM_CANCEL.
  */
-int helper_run(pam_handle_t *pamh, const struct options *opts, const char *user,
-	       const char *service, int argc, const char **argv, enum ta_outcome *outcome);
+int helper_run(pam_handle_t *pamh, enum helper_mode mode, const struct options *opts,
+	       const char *user, const char *service, int argc, const char **argv,
+	       struct terminal *term, enum ta_outcome *outcome);
 
 #endif /* TOUCHAUTH_HELPER_H */

@@ -6,10 +6,14 @@
  * (the password); only a trusted "success" is PAM_SUCCESS.
  */
 #define PAM_SM_AUTH
+#define PAM_SM_ACCOUNT
 
+#include <dirent.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <limits.h>
 #include <pwd.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -25,7 +29,16 @@
 #include "protocol.h"
 
 #define USER_NAME_MAX 256
-#define PWBUF_MAX     (1024 * 1024)
+
+/*
+ * pam_set_data key: our authentication ran in this handle, and how it ended.
+ * The account phase reads it (DESIGN.md §2): only a handle whose fingerprint
+ * did not succeed yet reached the account phase had its password succeed.
+ */
+#define AUTH_RAN_KEY	 "pam_touchauth_auth"
+#define AUTH_MATCHED	 "matched"
+#define AUTH_NOT_MATCHED "not-matched"
+#define PWBUF_MAX	 (1024 * 1024)
 
 /* Before any path is built from it (DESIGN.md §5.2). */
 static int check_user(pam_handle_t *pamh, const char *user)
@@ -97,6 +110,183 @@ static int is_remote(pam_handle_t *pamh)
 	return 1;
 }
 
+/*
+ * An SSH session in the calling process's environment.  The environment may
+ * only make us more conservative (DESIGN.md §3), so reading it is safe.  sudo
+ * hands its modules a cleaned environ: /proc/self/environ (what the process
+ * was started with) is read as well.
+ */
+#define ENVIRON_MAX (128 * 1024)
+static int ssh_session(void)
+{
+	static const char *const vars[] = { "SSH_CONNECTION", "SSH_CLIENT", "SSH_TTY" };
+	char *buf;
+	size_t len = 0;
+	int fd, found = 0;
+
+	for (size_t i = 0; i < sizeof(vars) / sizeof(vars[0]); i++) {
+		if (getenv(vars[i]) != NULL)
+			return 1;
+	}
+	fd = open("/proc/self/environ", O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return 0;
+	buf = malloc(ENVIRON_MAX + 1);
+	while (buf != NULL && len < ENVIRON_MAX) {
+		ssize_t n = read(fd, buf + len, ENVIRON_MAX - len);
+
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n <= 0)
+			break;
+		len += (size_t)n;
+	}
+	close(fd);
+	if (buf == NULL)
+		return 0;
+	buf[len] = '\0';
+	for (size_t off = 0; off < len && !found; off += strlen(buf + off) + 1) {
+		for (size_t i = 0; i < sizeof(vars) / sizeof(vars[0]); i++) {
+			size_t vlen = strlen(vars[i]);
+
+			if (strncmp(buf + off, vars[i], vlen) == 0 && buf[off + vlen] == '=')
+				found = 1;
+		}
+	}
+	free(buf);
+	return found;
+}
+
+/*
+ * A closed laptop lid covers the sensor: <lid_dir>/<LID>/state reads
+ * "state:      closed" (ACPI's button driver; lid_dir is for tests).
+ */
+static int lid_closed(const struct options *opts)
+{
+	DIR *dir = opendir(opts->lid_dir);
+	struct dirent *entry;
+	int closed = 0;
+
+	if (dir == NULL)
+		return 0;
+	while (!closed && (entry = readdir(dir)) != NULL) {
+		char path[CONFIG_PATH_MAX + 300], state[128];
+		ssize_t n;
+		int fd;
+
+		n = snprintf(path, sizeof(path), "%s/%s/state", opts->lid_dir, entry->d_name);
+		if (entry->d_name[0] == '.' || n < 0 || n >= (ssize_t)sizeof(path))
+			continue;
+		fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK | O_NOFOLLOW);
+		if (fd < 0)
+			continue;
+		do {
+			n = read(fd, state, sizeof(state) - 1);
+		} while (n < 0 && errno == EINTR);
+		close(fd);
+		if (n > 0) {
+			state[n] = '\0';
+			closed = strstr(state, "closed") != NULL;
+		}
+	}
+	closedir(dir);
+	return closed;
+}
+
+/* A graphical login (GDM sets PAM_XDISPLAY, or a PAM_TTY like ":0"): its VT is not ours to read. */
+static int graphical(pam_handle_t *pamh)
+{
+	const void *item = NULL;
+
+	if (pam_get_item(pamh, PAM_XDISPLAY, &item) == PAM_SUCCESS && item != NULL &&
+	    ((const char *)item)[0] != '\0')
+		return 1;
+	item = NULL;
+	return pam_get_item(pamh, PAM_TTY, &item) == PAM_SUCCESS && item != NULL &&
+	       ((const char *)item)[0] == ':';
+}
+
+/*
+ * Ctrl-C at the fingerprint prompt was a byte to us (ISIG was off); at the
+ * host's own password prompt it would have been SIGINT.  A host that leaves
+ * SIGINT at its default and unblocked (su, login, pamtester) gets it now, once
+ * the terminal is back and the helper reaped, and ends exactly as there.  A
+ * host that blocks, catches or ignores it (sudo) does not: a signal arriving
+ * outside its prompt is not one it expects (sudo would record it and die only
+ * after the next password was typed); it gets PAM_ABORT instead.  No handler
+ * is installed, nothing is left pending.
+ */
+static void give_back_interrupt(void)
+{
+	struct sigaction act;
+	sigset_t blocked;
+
+	if (sigaction(SIGINT, NULL, &act) != 0 || act.sa_handler != SIG_DFL ||
+	    (act.sa_flags & SA_SIGINFO) != 0)
+		return;
+	if (pthread_sigmask(SIG_BLOCK, NULL, &blocked) != 0 || sigismember(&blocked, SIGINT))
+		return;
+	(void)kill(getpid(), SIGINT);
+}
+
+/* Seconds a password typed at the fingerprint prompt may pause between keys. */
+#define TYPING_IDLE_SECONDS 60
+
+/*
+ * The fingerprint prompt, with the terminal's keys when a person types into
+ * this program (terminal.h): Enter or typing is userFallback, the interrupt
+ * character userCancel.  A password typed at the prompt becomes PAM_AUTHTOK
+ * for the next module (pam_unix.so try_first_pass).  The terminal comes back
+ * in its saved mode on every path, after the helper is reaped.
+ */
+static void verify(pam_handle_t *pamh, const struct options *opts, const char *user,
+		   const char *service, int argc, const char **argv, enum ta_outcome *outcome)
+{
+	struct terminal term;
+	enum terminal_use use;
+
+	terminal_init(&term);
+	use = graphical(pamh) ? TERMINAL_NONE : terminal_open(&term);
+	/*
+	 * Nobody can answer: a terminal whose input is a program (sudo -S, a pipe,
+	 * a background job), or sudo with no terminal at all (sudo -A from a GUI,
+	 * a script): sudo's conversation has no window for our prompt.
+	 */
+	if (use == TERMINAL_NOBODY || (use == TERMINAL_NONE && strncmp(service, "sudo", 4) == 0)) {
+		if (opts->debug)
+			pam_syslog(pamh, LOG_DEBUG, "nobody at a terminal or a screen to answer");
+		*outcome = TA_BIOMETRY_NOT_AVAILABLE;
+		terminal_close(&term);
+		return;
+	}
+	if (use == TERMINAL_OWNED) {
+		term.offer = opts->fallback_title[0] != '\0';
+		if (terminal_take(pamh, &term) != PAM_SUCCESS)
+			terminal_close(&term); /* the conversation alone still works */
+	}
+
+	/* Sets outcome to systemCancel on every failure, and logs why. */
+	(void)helper_run(pamh, HELPER_VERIFY, opts, user, service, argc, argv,
+			 term.modified ? &term : NULL, outcome);
+
+	if (*outcome == TA_USER_FALLBACK && term.typing) {
+		switch (terminal_read_password(&term, TYPING_IDLE_SECONDS)) {
+		case KEY_PASSWORD:
+			if (pam_set_item(pamh, PAM_AUTHTOK, term.password) != PAM_SUCCESS)
+				pam_syslog(pamh, LOG_ERR, "cannot hand the typed password on");
+			break;
+		case KEY_CANCEL:
+			*outcome = TA_USER_CANCEL;
+			break;
+		default:
+			break; /* idle or gone: the next module asks */
+		}
+	}
+	/* Ctrl-C drops unread input, as at a password prompt; otherwise type-ahead stays. */
+	terminal_restore(&term, *outcome == TA_USER_CANCEL);
+	terminal_close(&term);
+}
+
 /* fprintd's layout: <print_dir>/<user>/<driver>/<device>/<finger>. */
 static int has_print_dir(pam_handle_t *pamh, const struct options *opts, const char *user)
 {
@@ -138,10 +328,24 @@ PAM_EXTERN int pam_sm_authenticate(pam_handle_t *pamh, int flags, int argc, cons
 	retval = check_user(pamh, user);
 	if (retval != PAM_SUCCESS)
 		goto out;
+	/* Static strings: no cleanup needed, nothing to free in the host. */
+	(void)pam_set_data(pamh, AUTH_RAN_KEY, (void *)AUTH_NOT_MATCHED, NULL);
 
 	if (is_remote(pamh)) {
 		if (opts.debug)
 			pam_syslog(pamh, LOG_DEBUG, "remote session");
+		retval = PAM_AUTHINFO_UNAVAIL;
+		goto out;
+	}
+	if (ssh_session()) {
+		if (opts.debug)
+			pam_syslog(pamh, LOG_DEBUG, "ssh session in the environment");
+		retval = PAM_AUTHINFO_UNAVAIL;
+		goto out;
+	}
+	if (lid_closed(&opts)) {
+		if (opts.debug)
+			pam_syslog(pamh, LOG_DEBUG, "lid closed");
 		retval = PAM_AUTHINFO_UNAVAIL;
 		goto out;
 	}
@@ -158,8 +362,9 @@ PAM_EXTERN int pam_sm_authenticate(pam_handle_t *pamh, int flags, int argc, cons
 		goto out;
 	}
 
-	/* Sets outcome to systemCancel on every failure, and logs why. */
-	(void)helper_run(pamh, &opts, user, service, argc, argv, &outcome);
+	verify(pamh, &opts, user, service, argc, argv, &outcome);
+	if (outcome == TA_SUCCESS)
+		(void)pam_set_data(pamh, AUTH_RAN_KEY, (void *)AUTH_MATCHED, NULL);
 
 	info = &ta_outcomes[outcome];
 	pam_syslog(pamh,
@@ -169,8 +374,52 @@ PAM_EXTERN int pam_sm_authenticate(pam_handle_t *pamh, int flags, int argc, cons
 	if (opts.debug)
 		pam_syslog(pamh, LOG_DEBUG, "outcome %s -> %s", info->name, info->pam_code_name);
 	retval = info->pam_code;
+	if (outcome == TA_USER_CANCEL)
+		give_back_interrupt();
 out:
 	return retval;
+}
+
+/*
+ * The password (or another module) authenticated the user after our
+ * fingerprint did not: clear the strikes and the lockout, and restart the
+ * trust rules' clocks (the helper's `pam-account`).  An account check without
+ * our authentication in this handle (cron, ssh keys, sudo's cached
+ * credentials) changes nothing.  This module never decides whether an account
+ * is valid: PAM_IGNORE, whatever happens.
+ */
+PAM_EXTERN int pam_sm_acct_mgmt(pam_handle_t *pamh, int flags, int argc, const char **argv)
+{
+	struct options opts;
+	struct options_error err;
+	enum ta_outcome outcome = TA_SYSTEM_CANCEL;
+	const void *ran = NULL, *service = NULL;
+	const char *user = NULL;
+
+	(void)flags;
+	if (pam_get_data(pamh, AUTH_RAN_KEY, &ran) != PAM_SUCCESS || ran == NULL ||
+	    strcmp(ran, AUTH_NOT_MATCHED) != 0)
+		goto out;
+	if (options_load(pamh, argc, argv, &opts, &err) != PAM_SUCCESS)
+		goto out;
+	if (pam_get_user(pamh, &user, NULL) != PAM_SUCCESS || user == NULL ||
+	    check_user(pamh, user) != PAM_SUCCESS)
+		goto out;
+	/* No prints: the fingerprint is never tried, so there is nothing to clear. */
+	if (!has_print_dir(pamh, &opts, user))
+		goto out;
+	if (pam_get_item(pamh, PAM_SERVICE, &service) != PAM_SUCCESS || service == NULL)
+		goto out;
+	if (helper_run(pamh, HELPER_ACCOUNT, &opts, user, service, argc, argv, NULL, &outcome) !=
+		PAM_SUCCESS ||
+	    outcome != TA_SUCCESS)
+		pam_syslog(pamh, LOG_ERR, "user %s: could not record the password authentication",
+			   user);
+	else if (opts.debug)
+		pam_syslog(pamh, LOG_DEBUG, "user %s: password recorded, fingerprint unlocked",
+			   user);
+out:
+	return PAM_IGNORE;
 }
 
 PAM_EXTERN int pam_sm_setcred(pam_handle_t *pamh, int flags, int argc, const char **argv)

@@ -16,8 +16,13 @@ const struct ta_outcome_info ta_outcomes[TA_OUTCOME_COUNT] = {
 	[TA_AUTHENTICATION_FAILED] = { "authenticationFailed", PAM_CODE(PAM_MAXTRIES) },
 	/* Every other outcome falls through to the next module: the password. */
 	[TA_USER_FALLBACK] = { "userFallback", PAM_CODE(PAM_AUTHINFO_UNAVAIL) },
-	/* The application's cancel code once terminal handling lands. */
-	[TA_USER_CANCEL] = { "userCancel", PAM_CODE(PAM_AUTHINFO_UNAVAIL) },
+	/*
+	 * Ctrl-C: PAM_ABORT, which only the stack decides about.  With the
+	 * recommended `abort=die` the application gets it and stops (sudo: "a
+	 * password is required", nothing runs); under a plain `default=ignore` it
+	 * falls through to the password like the rest (tests/e2e/NOTES.md).
+	 */
+	[TA_USER_CANCEL] = { "userCancel", PAM_CODE(PAM_ABORT) },
 	[TA_SYSTEM_CANCEL] = { "systemCancel", PAM_CODE(PAM_AUTHINFO_UNAVAIL) },
 	[TA_BIOMETRY_LOCKOUT] = { "biometryLockout", PAM_CODE(PAM_AUTHINFO_UNAVAIL) },
 	[TA_BIOMETRY_NOT_AVAILABLE] = { "biometryNotAvailable", PAM_CODE(PAM_AUTHINFO_UNAVAIL) },

@@ -15,11 +15,22 @@ public enum WireProtocol {
 public struct Request: Equatable, Sendable {
     public var user: String
     public var service: String
+    /// What the shim offers for the fallback, so the hint tells the truth.
+    public var fallback: Fallback
     public var arguments: [String]
 
-    public init(user: String, service: String, arguments: [String] = []) {
+    /// The `fallback` line: which key, if any, the shim takes as "use the password".
+    public enum Fallback: String, Equatable, Sendable {
+        /// The shim owns the terminal: Enter, or typing the password, ends the prompt.
+        case enter
+        /// No key (no terminal, or an empty `fallback_title`): the timeout or the wrong fingers.
+        case noKey = "none"
+    }
+
+    public init(user: String, service: String, fallback: Fallback = .noKey, arguments: [String] = []) {
         self.user = user
         self.service = service
+        self.fallback = fallback
         self.arguments = arguments
     }
 
@@ -43,14 +54,17 @@ public struct Request: Equatable, Sendable {
             else { throw .malformed(line: index + 1) }
             text.append(string)
         }
-        // Fixed shape: header, user, service, arg*, end.
-        guard text.count >= 4 else { throw .incomplete }
+        // Fixed shape: header, user, service, fallback, arg*, end.
+        guard text.count >= 5 else { throw .incomplete }
         guard text[0] == WireProtocol.requestHeader else { throw .malformed(line: 1) }
         guard let user = text[1].value(after: "user "), !user.isEmpty else { throw .malformed(line: 2) }
         guard let service = text[2].value(after: "service "), !service.isEmpty else { throw .malformed(line: 3) }
+        guard let word = text[3].value(after: "fallback "), let fallback = Fallback(rawValue: word) else {
+            throw .malformed(line: 4)
+        }
         guard text[text.count - 1] == "end" else { throw .incomplete }
         var arguments: [String] = []
-        for index in 3..<(text.count - 1) {
+        for index in 4..<(text.count - 1) {
             // Verbatim, even empty: the shim passes every module argument as PAM gave it.
             guard let argument = text[index].value(after: "arg ") else {
                 throw .malformed(line: index + 1)
@@ -58,13 +72,13 @@ public struct Request: Equatable, Sendable {
             arguments.append(argument)
         }
         guard arguments.count <= WireProtocol.maxArguments else { throw .tooLong }
-        return Request(user: user, service: service, arguments: arguments)
+        return Request(user: user, service: service, fallback: fallback, arguments: arguments)
     }
 
     /// The request as the shim writes it (used by tests and by `touchauth` tools that drive
     /// the helper the way the shim does).
     public var encoded: String {
-        var out = "\(WireProtocol.requestHeader)\nuser \(user)\nservice \(service)\n"
+        var out = "\(WireProtocol.requestHeader)\nuser \(user)\nservice \(service)\nfallback \(fallback.rawValue)\n"
         for argument in arguments { out += "arg \(argument)\n" }
         return out + "end\n"
     }

@@ -2,30 +2,38 @@ import Testing
 @testable import TouchAuthCore
 
 @Suite struct ProtocolTests {
-    let good = "touchauth-request 1\nuser alice\nservice sudo\narg timeout=5\narg debug\nend\n"
+    let good = "touchauth-request 1\nuser alice\nservice sudo\nfallback enter\narg timeout=5\narg debug\nend\n"
 
     @Test func aWellFormedRequestParses() throws {
         let request = try Request.parse(Array(good.utf8))
-        #expect(request == Request(user: "alice", service: "sudo", arguments: ["timeout=5", "debug"]))
+        #expect(request == Request(user: "alice", service: "sudo", fallback: .enter, arguments: ["timeout=5", "debug"]))
         #expect(request.encoded == good)
     }
 
     @Test func argumentsMayContainSpacesAndEquals() throws {
-        let text = "touchauth-request 1\nuser bob\nservice login\narg reason=a b=c\nend\n"
+        let text = "touchauth-request 1\nuser bob\nservice login\nfallback none\narg reason=a b=c\nend\n"
         #expect(try Request.parse(Array(text.utf8)).arguments == ["reason=a b=c"])
     }
 
     @Test(arguments: [
         ("", Request.Error.incomplete),
-        ("touchauth-request 1\nuser alice\nservice sudo\nend", .incomplete),  // no final newline
-        ("touchauth-request 1\nuser alice\nservice sudo\n", .incomplete),
-        ("touchauth-request 2\nuser alice\nservice sudo\nend\n", .malformed(line: 1)),
-        ("touchauth-request 1\nservice sudo\nuser alice\nend\n", .malformed(line: 2)),
-        ("touchauth-request 1\nuser \nservice sudo\nend\n", .malformed(line: 2)),
-        ("touchauth-request 1\nuser alice\nservice sudo\nbogus x\nend\n", .malformed(line: 4)),
-        ("touchauth-request 1\nuser al\u{1b}ice\nservice sudo\nend\n", .malformed(line: 2)),
-        ("touchauth-request 1\nuser alice\r\nservice sudo\nend\n", .malformed(line: 2)),
-        ("touchauth-request 1\nuser alice\nservice sudo\nend\nextra\n", .incomplete),
+        ("touchauth-request 1\nuser alice\nservice sudo\nfallback none\nend", .incomplete),  // no final newline
+        ("touchauth-request 1\nuser alice\nservice sudo\nfallback none\n", .incomplete),
+        ("touchauth-request 2\nuser alice\nservice sudo\nfallback none\nend\n", .malformed(line: 1)),
+        ("touchauth-request 1\nservice sudo\nuser alice\nfallback none\nend\n", .malformed(line: 2)),
+        ("touchauth-request 1\nuser \nservice sudo\nfallback none\nend\n", .malformed(line: 2)),
+        ("touchauth-request 1\nuser alice\nservice sudo\nfallback none\nbogus x\nend\n", .malformed(line: 5)),
+        ("touchauth-request 1\nuser al\u{1b}ice\nservice sudo\nfallback none\nend\n", .malformed(line: 2)),
+        ("touchauth-request 1\nuser alice\r\nservice sudo\nfallback none\nend\n", .malformed(line: 2)),
+        ("touchauth-request 1\nuser alice\nservice sudo\nfallback none\nend\nextra\n", .incomplete),
+        // The fallback line: present, in its place, one of two words.
+        ("touchauth-request 1\nuser alice\nservice sudo\nend\n", .incomplete),
+        ("touchauth-request 1\nuser alice\nservice sudo\narg debug\nend\n", .malformed(line: 4)),
+        ("touchauth-request 1\nuser alice\nservice sudo\nfallback Enter\nend\n", .malformed(line: 4)),
+        ("touchauth-request 1\nuser alice\nservice sudo\nfallback \nend\n", .malformed(line: 4)),
+        ("touchauth-request 1\nuser alice\nservice sudo\nfallback enter \nend\n", .malformed(line: 4)),
+        ("touchauth-request 1\nuser alice\nservice sudo\narg debug\nfallback enter\nend\n", .malformed(line: 4)),
+        ("touchauth-request 1\nuser alice\nservice sudo\nfallback enter\nfallback enter\nend\n", .malformed(line: 5)),
     ])
     func malformedRequestsAreRejected(text: String, expected: Request.Error) {
         #expect(throws: expected) { try Request.parse(Array(text.utf8)) }
@@ -33,17 +41,31 @@ import Testing
 
     @Test func tooManyArgumentsOrLinesAreRejected() {
         let args = (0..<33).map { "arg k\($0)=v\n" }.joined()
-        let text = "touchauth-request 1\nuser a\nservice s\n" + args + "end\n"
+        let text = "touchauth-request 1\nuser a\nservice s\nfallback none\n" + args + "end\n"
         #expect(throws: Request.Error.tooLong) { try Request.parse(Array(text.utf8)) }
-        let overlong = "touchauth-request 1\nuser " + String(repeating: "a", count: 1100) + "\nservice s\nend\n"
+        let overlong = "touchauth-request 1\nuser " + String(repeating: "a", count: 1100) + "\nservice s\nfallback none\nend\n"
         #expect(throws: Request.Error.malformed(line: 2)) { try Request.parse(Array(overlong.utf8)) }
     }
 
     @Test func invalidUTF8IsRejected() {
         var bytes = Array("touchauth-request 1\nuser ".utf8)
         bytes += [0xff, 0xfe]
-        bytes += Array("\nservice s\nend\n".utf8)
+        bytes += Array("\nservice s\nfallback none\nend\n".utf8)
         #expect(throws: Request.Error.malformed(line: 2)) { try Request.parse(bytes) }
+    }
+
+    @Test func theFallbackLineRoundTrips() throws {
+        for fallback in [Request.Fallback.enter, .noKey] {
+            let request = Request(user: "u", service: "s", fallback: fallback, arguments: ["debug"])
+            #expect(try Request.parse(Array(request.encoded.utf8)) == request)
+        }
+        #expect(Request(user: "u", service: "s").encoded.contains("\nfallback none\n"))
+    }
+
+    @Test func theHintPromisesOnlyTheKeyTheShimOffers() {
+        #expect(Message.fallbackKeyHint(title: "Enter Password").text == "[Enter Password] press Enter, or type your password")
+        #expect(Message.fallbackHint(title: "Enter Password", timeout: 30).text == "[Enter Password] after 30 s")
+        #expect(!Message.fallbackKeyHint(title: "x").isError)
     }
 
     @Test func replyLinesAreWireSafe() {

@@ -21,6 +21,10 @@ module=$(cd "$(dirname "${1:-$here/../pam_touchauth.so}")" && pwd)/$(basename "$
 [ "$(id -u)" -eq 0 ] || { echo "must run as root" >&2; exit 2; }
 command -v pamtester >/dev/null || { echo "pamtester missing" >&2; exit 2; }
 
+# The module skips the sensor in an SSH session and, in a terminal, when stdin is not one:
+# pamtester runs in a session of its own (setsid: no controlling terminal), whoever runs this.
+unset SSH_CONNECTION SSH_CLIENT SSH_TTY
+
 tmp=$(mktemp -d /tmp/touchauth-e2e.XXXXXX)
 trap '[ -n "${E2E_KEEP:-}" ] || rm -rf "$tmp"' EXIT
 mkdir -p "$tmp/svc" "$tmp/helpers" "$tmp/out" "$tmp/prints/root" "$tmp/no-prints"
@@ -68,7 +72,7 @@ run() {
 	start=$(date +%s)
 	LD_PRELOAD=libpam_wrapper.so PAM_WRAPPER=1 PAM_WRAPPER_DEBUGLEVEL=2 \
 		PAM_WRAPPER_SERVICE_DIR="$tmp/svc" \
-		pamtester -v "$@" "$svc" root authenticate >"$tmp/out/$svc.log" 2>&1 </dev/null
+		setsid -w pamtester -v "$@" "$svc" root authenticate >"$tmp/out/$svc.log" 2>&1 </dev/null
 	rc=$?
 	secs=$(($(date +%s) - start))
 }
@@ -230,7 +234,7 @@ expect_code success
 expect_saw "Place your finger on the sensor"
 expect_saw "SYSLOG(5): user root: success"
 expect_saw "SYSLOG(7): outcome success -> PAM_SUCCESS"
-printf 'touchauth-request 1\nuser root\nservice success\narg helper=%s\narg print_dir=%s\narg debug\nend\n' \
+printf 'touchauth-request 1\nuser root\nservice success\nfallback none\narg helper=%s\narg print_dir=%s\narg debug\nend\n' \
 	"$tmp/helpers/success" "$tmp/prints" >"$tmp/out/success.request.want"
 if cmp -s "$tmp/out/success.request" "$tmp/out/success.request.want"; then ok; else
 	fail "request differs:"

@@ -183,7 +183,8 @@ static void run(const char *name, enum ta_outcome want, int trusted, const char 
 	sigaction(SIGCHLD, NULL, &before);
 	pthread_sigmask(SIG_SETMASK, NULL, &mask_before);
 
-	rc = helper_run((pam_handle_t *)dir, &opts, "root", "test", 1, argv, &outcome);
+	rc = helper_run((pam_handle_t *)dir, HELPER_VERIFY, &opts, "root", "test", 1, argv, NULL,
+			&outcome);
 
 	snprintf(what, sizeof(what), "%s: outcome %s", name, ta_outcomes[outcome].name);
 	expect(outcome == want && (rc == PAM_SUCCESS) == trusted, what);

@@ -250,6 +250,7 @@ static void check_mapping(void)
 	for (int o = 0; o < TA_OUTCOME_COUNT; o++) {
 		int want = o == TA_SUCCESS		   ? PAM_SUCCESS
 			   : o == TA_AUTHENTICATION_FAILED ? PAM_MAXTRIES
+			   : o == TA_USER_CANCEL	   ? PAM_ABORT
 							   : PAM_AUTHINFO_UNAVAIL;
 
 		check(ta_outcomes[o].pam_code == want, ta_outcomes[o].name, "pam code",

@@ -1,7 +1,7 @@
 /*
  * test_symbols MODULE.so: the module loads with RTLD_NOW (every symbol
- * resolves) and its dynamic symbol table defines exactly pam_sm_authenticate
- * and pam_sm_setcred.  Reads .dynsym itself so it needs no binutils.
+ * resolves) and its dynamic symbol table defines exactly pam_sm_authenticate,
+ * pam_sm_setcred and pam_sm_acct_mgmt.  Reads .dynsym itself so it needs no binutils.
  */
 #include <dlfcn.h>
 #include <elf.h>
@@ -13,7 +13,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-static const char *const wanted[] = { "pam_sm_authenticate", "pam_sm_setcred" };
+static const char *const wanted[] = { "pam_sm_authenticate", "pam_sm_setcred", "pam_sm_acct_mgmt" };
 #define NWANTED (sizeof(wanted) / sizeof(wanted[0]))
 
 static int passed, failed;
@@ -105,6 +105,7 @@ int main(int argc, char **argv)
 	} else {
 		expect(dlsym(h, "pam_sm_authenticate") != NULL, "pam_sm_authenticate is exported");
 		expect(dlsym(h, "pam_sm_setcred") != NULL, "pam_sm_setcred is exported");
+		expect(dlsym(h, "pam_sm_acct_mgmt") != NULL, "pam_sm_acct_mgmt is exported");
 		expect(dlsym(h, "options_load") == NULL, "options_load is not exported");
 		expect(dlsym(h, "reply_feed") == NULL, "reply_feed is not exported");
 		expect(dlsym(h, "ta_outcomes") == NULL, "ta_outcomes is not exported");

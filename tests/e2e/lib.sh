@@ -12,6 +12,10 @@ TPASS='correct horse 7'
 NOPRINTS_USER=touchauth-noprints
 PASSED=0
 FAILED=0
+# The module skips the sensor in an SSH session, and in a terminal whose stdin is a pipe: pam()
+# runs pamtester without a controlling terminal (setsid), so these tests mean the same
+# whoever runs them, from wherever.
+unset SSH_CONNECTION SSH_CLIENT SSH_TTY
 
 T=$(mktemp -d /tmp/touchauth-e2e.XXXXXX)
 chmod 0700 "$T"
@@ -42,16 +46,18 @@ service() {
 enroll() {
     rm -f "$SOCK"
     python3 "$E2E/vsensor.py" "$SOCK" "SCAN $3" "SCAN $3" "SCAN $3" "SCAN $3" "SCAN $3" &
+    local sender=$!
     "$HELPER" enroll --user "$1" --finger "$2" --config "$T/touchauth.conf" --replace > "$T/enroll.out" 2>&1
     local rc=$?
-    wait
+    wait "$sender"  # (only ours: a test may have other jobs running, e.g. syslog_start's)
     return $rc
 }
 
-# (stdbuf -o0: pamtester's info lines go to stdout and its errors to stderr; unbuffered, the
-# capture shows them in the order the user saw them.)
+# (pamtester's info lines go to stdout, buffered when it is a file, and its errors to
+# stderr: checks look for lines, not their order; PAM_RUNNER="python3 $E2E/ptyout.py" keeps it.)
 # pam SERVICE USER STDIN [vsensor commands...]: runs pamtester authenticate under pam_wrapper
-# while the commands are sent to the sensor. PAM_ITEMS='-I rhost=...' sets PAM items. Sets RC, OUT (everything the user saw), SECONDS_TAKEN.
+# while the commands are sent to the sensor. PAM_ITEMS='-I rhost=...' sets PAM items,
+# PAM_OPS the operations (default authenticate), PAM_RUNNER a command to run it through. Sets RC, OUT (everything the user saw), SECONDS_TAKEN.
 pam() {
     local svc=$1 user=$2 input=$3; shift 3
     rm -f "$SOCK"
@@ -59,8 +65,12 @@ pam() {
     if [ $# -gt 0 ]; then python3 "$E2E/vsensor.py" "$SOCK" "$@" > "$T/vsensor.out" 2>&1 & sender=$!; fi
     local start end
     start=$(date +%s.%N)
-    printf '%s\n' "$input" | LD_PRELOAD=libpam_wrapper.so PAM_WRAPPER=1 PAM_WRAPPER_SERVICE_DIR="$T/pam.d" \
-        timeout 60 stdbuf -o0 pamtester -v ${PAM_ITEMS:-} "$svc" "$user" authenticate > "$T/out" 2>&1
+    # LD_PRELOAD=libpam_wrapper.so for pamtester alone: with `stdbuf -o0` also preloaded,
+    # every run left a /tmp/pam.X copy behind, and pam_wrapper has only ~62 of those before
+    # PAM silently falls back to the real /etc/pam.d. (PAM_RUNNER=ptyout.py keeps the order.)
+    printf '%s\n' "$input" | ${PAM_RUNNER:-} setsid -w timeout 60 env LD_PRELOAD=libpam_wrapper.so \
+        PAM_WRAPPER=1 PAM_WRAPPER_SERVICE_DIR="$T/pam.d" \
+        pamtester -v ${PAM_ITEMS:-} "$svc" "$user" ${PAM_OPS:-authenticate} > "$T/out" 2>&1
     RC=$?
     end=$(date +%s.%N)
     if [ -n "$sender" ]; then kill "$sender" 2>/dev/null; wait "$sender" 2>/dev/null; fi
@@ -87,6 +97,30 @@ no_password_prompt() { ! grep -q "^Password: " <<<"$OUT"; }  # pam_unix's prompt
 MSG_MAXTRIES="Have exhausted maximum number of retries for service"
 MSG_UNAVAIL="Authentication service cannot retrieve authentication info"
 MSG_AUTHERR="Authentication failure"
+
+# The helper logs with syslog(3) (LOG_AUTHPRIV), outside pam_wrapper's reach. syslog_start
+# catches those lines in $T/syslog: where the machine has no /dev/log (CI), a socat listener
+# serves there until syslog_stop; where it has one, run the command through `in_syslog_ns`,
+# which bind-mounts our socket over /dev/log in a private mount namespace.
+syslog_start() {
+    : > "$T/syslog"
+    SYSLOG_SOCK=/dev/log
+    [ -e /dev/log ] && SYSLOG_SOCK="$T/devlog"
+    socat -u UNIX-RECV:"$SYSLOG_SOCK",mode=666 OPEN:"$T/syslog",creat,append 2>/dev/null &
+    SYSLOG_PID=$!
+    for _ in $(seq 100); do [ -S "$SYSLOG_SOCK" ] && break; sleep 0.01; done
+}
+syslog_stop() {
+    kill "$SYSLOG_PID" 2>/dev/null; wait "$SYSLOG_PID" 2>/dev/null
+    [ "$SYSLOG_SOCK" = /dev/log ] && rm -f /dev/log
+    return 0
+}
+in_syslog_ns() {
+    if [ "$SYSLOG_SOCK" = /dev/log ]; then "$@"; else
+        unshare -m sh -c 'mount --bind "$0" /dev/log && exec "$@"' "$SYSLOG_SOCK" "$@"
+    fi
+}
+logged() { grep -qF -- "$1" "$T/syslog"; }
 
 summary() {
     echo "$PASSED passed, $FAILED failed"

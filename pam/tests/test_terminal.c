@@ -1,0 +1,166 @@
+/*
+ * terminal.c without a person: what each byte means (pure), and on a real
+ * pseudo-terminal that our mode goes back exactly, that type-ahead after Enter
+ * survives for the next prompt, and that Ctrl-C's restore drops it.
+ */
+#include "../terminal.h"
+
+#include <fcntl.h>
+#include <pty.h>
+#include <stdio.h>
+#include <string.h>
+#include <unistd.h>
+
+static int passed, failed;
+
+static void expect(int ok, const char *what)
+{
+	if (ok) {
+		passed++;
+		return;
+	}
+	failed++;
+	printf("FAIL: %s\n", what);
+}
+
+static void fresh(struct terminal *t, int offer)
+{
+	terminal_init(t);
+	cfmakeraw(&t->saved);
+	t->saved.c_cc[VINTR] = 0x03;
+	t->saved.c_cc[VERASE] = 0x7f;
+	t->saved.c_cc[VKILL] = 0x15;
+	t->offer = offer;
+}
+
+static enum terminal_key feed(struct terminal *t, const char *bytes)
+{
+	enum terminal_key key = KEY_IGNORED;
+
+	for (; *bytes != '\0'; bytes++)
+		key = terminal_key(t, (unsigned char)*bytes);
+	return key;
+}
+
+static void test_keys(void)
+{
+	struct terminal t;
+
+	fresh(&t, 1);
+	expect(terminal_key(&t, '\r') == KEY_FALLBACK, "Enter (CR) is the fallback");
+	fresh(&t, 1);
+	expect(terminal_key(&t, '\n') == KEY_FALLBACK, "Enter (NL) is the fallback");
+	fresh(&t, 1);
+	expect(terminal_key(&t, 0x03) == KEY_CANCEL, "Ctrl-C cancels");
+	fresh(&t, 1);
+	expect(terminal_key(&t, 0x1b) == KEY_IGNORED && !t.typing, "a control byte is not typing");
+	expect(terminal_key(&t, 's') == KEY_TYPING && t.typing,
+	       "the first character starts typing");
+	expect(feed(&t, "ecret") == KEY_IGNORED, "the rest is collected");
+	expect(terminal_key(&t, '\r') == KEY_PASSWORD && strcmp(t.password, "secret") == 0,
+	       "Enter ends the password");
+
+	fresh(&t, 1);
+	feed(&t, "ab\xc3\xa9");
+	expect(terminal_key(&t, 0x7f) == KEY_IGNORED && strcmp(t.password, "ab") == 0,
+	       "erase removes one UTF-8 character");
+	feed(&t, "\x08");
+	expect(strcmp(t.password, "a") == 0, "backspace erases too");
+	feed(&t, "\x15xy");
+	expect(terminal_key(&t, '\n') == KEY_PASSWORD && strcmp(t.password, "xy") == 0,
+	       "kill (Ctrl-U) starts over");
+	fresh(&t, 1);
+	feed(&t, "pa");
+	expect(terminal_key(&t, 0x03) == KEY_CANCEL, "Ctrl-C while typing cancels");
+
+	/* fallback_title empty: nothing but the interrupt character does anything. */
+	fresh(&t, 0);
+	expect(feed(&t, "\rabc\n") == KEY_IGNORED && !t.typing,
+	       "no offer: Enter and typing ignored");
+	expect(terminal_key(&t, 0x03) == KEY_CANCEL, "no offer: Ctrl-C still cancels");
+
+	/* The terminal's own interrupt character. */
+	fresh(&t, 1);
+	t.saved.c_cc[VINTR] = 0x07;
+	expect(terminal_key(&t, 0x07) == KEY_CANCEL, "a remapped VINTR cancels");
+
+	/* Longer than PAM takes: cut, never overflowing. */
+	fresh(&t, 1);
+	for (int i = 0; i < 2000; i++)
+		terminal_key(&t, 'z');
+	expect(terminal_key(&t, '\r') == KEY_PASSWORD &&
+		   strlen(t.password) == TERMINAL_PASSWORD_MAX - 1,
+	       "an overlong password is cut at PAM_MAX_RESP_SIZE - 1");
+	terminal_close(&t);
+	expect(t.password[0] == '\0' && t.len == 0, "close wipes the password");
+}
+
+static int same_termios(const struct termios *a, const struct termios *b)
+{
+	return a->c_iflag == b->c_iflag && a->c_oflag == b->c_oflag && a->c_cflag == b->c_cflag &&
+	       a->c_lflag == b->c_lflag && memcmp(a->c_cc, b->c_cc, sizeof(a->c_cc)) == 0;
+}
+
+static void test_pty(void)
+{
+	struct terminal t;
+	struct termios before, during, after;
+	int master, slave;
+	char buf[64];
+	ssize_t n;
+
+	if (openpty(&master, &slave, NULL, NULL, NULL) != 0) {
+		printf("no pty: terminal mode cases skipped\n");
+		return;
+	}
+	tcgetattr(slave, &before);
+
+	/* Enter after typing; a second line typed ahead stays for the next prompt. */
+	terminal_init(&t);
+	t.fd = slave;
+	t.offer = 1;
+	t.saved = before;
+	expect(terminal_take(NULL, &t) == PAM_SUCCESS, "take the terminal");
+	tcgetattr(slave, &during);
+	expect(!(during.c_lflag & (ICANON | ECHO | ISIG)), "no canonical mode, echo or ISIG");
+	fcntl(slave, F_SETFL, fcntl(slave, F_GETFL) | O_NONBLOCK);
+	expect(write(master, "pw\rnext\r", 8) == 8, "type");
+	usleep(20000);
+	expect(terminal_read(&t) == KEY_TYPING, "first byte: typing");
+	expect(terminal_read_password(&t, 1) == KEY_PASSWORD && strcmp(t.password, "pw") == 0,
+	       "the typed password");
+	terminal_restore(&t, 0);
+	tcgetattr(slave, &after);
+	expect(same_termios(&before, &after), "the mode is back exactly");
+	fcntl(slave, F_SETFL, fcntl(slave, F_GETFL) & ~O_NONBLOCK);
+	n = read(slave, buf, sizeof(buf));
+	expect(n == 5 && memcmp(buf, "next\n", 5) == 0, "type-ahead after Enter survives");
+
+	/* Ctrl-C: the restore drops what was typed after it. */
+	terminal_init(&t);
+	t.fd = slave;
+	t.offer = 1;
+	t.saved = before;
+	terminal_take(NULL, &t);
+	fcntl(slave, F_SETFL, fcntl(slave, F_GETFL) | O_NONBLOCK);
+	expect(write(master, "\x03junk\r", 6) == 6, "type Ctrl-C");
+	usleep(20000);
+	expect(terminal_read(&t) == KEY_CANCEL, "Ctrl-C read as a byte");
+	terminal_restore(&t, 1);
+	tcgetattr(slave, &after);
+	expect(same_termios(&before, &after), "the mode is back exactly after Ctrl-C");
+	n = read(slave, buf, sizeof(buf));
+	expect(n < 0, "Ctrl-C's restore drops the input after it");
+	t.fd = -1; /* the pty is closed below */
+	terminal_close(&t);
+	close(slave);
+	close(master);
+}
+
+int main(void)
+{
+	test_keys();
+	test_pty();
+	printf("%d passed, %d failed\n", passed, failed);
+	return failed == 0 ? 0 : 1;
+}

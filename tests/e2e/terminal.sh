@@ -1,0 +1,302 @@
+#!/usr/bin/env bash
+# The "Enter Password" button in a terminal (issue 4), with the real things: sudo and su (setuid,
+# so no pam_wrapper) in a private mount namespace whose /etc/pam.d/sudo, /etc/pam.d/su and
+# /etc/sudoers are our test files bind-mounted over the real ones (never edited), driven in tmux
+# as test users with passwords, against libfprint's virtual sensor and pam_unix.so.
+#
+# Proofs used below: the vsensor socket appears only when the helper opens the sensor, so "no
+# socket" means "the sensor was never armed"; the children of the sudo/su process show whether a
+# helper is still alive; `stty -g` before and after each command shows the terminal's mode.
+source "$(dirname "$0")/lib.sh"
+
+for tool in tmux sudo su unshare setpriv; do
+    command -v "$tool" > /dev/null || { echo "missing $tool"; echo "0 passed, 1 failed"; exit 1; }
+done
+
+PAM_SUDO_SUM=$(sha256sum < /etc/pam.d/sudo)
+SU_USER=$NOPRINTS_USER   # runs `su $TUSER`: su authenticates the target user, with their finger
+make_user "$TUSER" "$TPASS"
+make_user "$SU_USER" "$TPASS"
+CONF="$T/touchauth.conf"  # enroll() reads this one too
+mkdir -m 0700 "$T/state"
+# Rewritten in place (same file, new keys). The trust rules are issue 3's: off here.
+conf() {
+    write_config "$CONF" "helper=$HELPER" "state_dir=$T/state" "password_after_boot=no" \
+        "password_max_age=0" "password_after_enroll_change=no" "$@"
+}
+conf
+enroll "$TUSER" right-index-finger tu-right-index
+
+# Where the test users' shells leave their traces (rc, stty -g, markers): reachable by them.
+W=$(mktemp -d /tmp/touchauth-tty.XXXXXX)
+chmod 0755 "$W"
+mkdir "$W/u"
+chmod 0777 "$W/u"
+TMUX_SOCK="$W/tmux.sock"
+tm() { tmux -S "$TMUX_SOCK" "$@"; }
+# The tmux server is the namespace's last process: killing it unmounts everything.
+trap 'tm kill-server 2>/dev/null; rm -rf "$W" "$T"' EXIT
+
+LINE="auth [success=done abort=die default=ignore] $MODULE config=$CONF debug"
+for svc in sudo su; do
+    printf '%s\n' "$LINE" "auth required pam_unix.so try_first_pass nodelay" \
+        "account required pam_permit.so" "session required pam_permit.so" > "$T/pam-$svc"
+done
+printf '%s\n' 'Defaults !lecture, timestamp_timeout=0' 'root ALL=(ALL:ALL) ALL' \
+    "$TUSER ALL=(root) ALL" > "$T/sudoers"
+chmod 0440 "$T/sudoers"
+
+shell_as() {  # the command line of an interactive shell of user $1, nothing inherited
+    echo "setpriv --reuid=$1 --regid=$1 --init-groups env -i HOME=$W/u TERM=screen" \
+         "PATH=/usr/sbin:/usr/bin:/sbin:/bin PS1='\$ ' bash --norc --noprofile"
+}
+unshare -m sh -c 'mount --bind "$1" /etc/pam.d/sudo && mount --bind "$2" /etc/pam.d/su &&
+    mount --bind "$3" /etc/sudoers && exec tmux -S "$4" -f /dev/null new-session -d -s t -n sudo -x 160 -y 50 "$5"' \
+    sh "$T/pam-sudo" "$T/pam-su" "$T/sudoers" "$TMUX_SOCK" "$(shell_as "$TUSER")"
+tm new-window -d -t t -n su "$(shell_as "$SU_USER")"
+tm set-option -g history-limit 0 > /dev/null
+
+now_ms() { echo $(($(date +%s%N) / 1000000)); }
+screen() { tm capture-pane -p -t "t:$1" | sed '/^$/d'; }
+# wait_for WINDOW TEXT [SECONDS]: until the window shows TEXT.
+wait_for() {
+    local deadline=$(($(now_ms) + ${3:-10} * 1000))
+    until screen "$1" | grep -qF -- "$2"; do
+        [ "$(now_ms)" -lt "$deadline" ] || return 1
+        sleep 0.01
+    done
+}
+# wait_file FILE [SECONDS]
+wait_file() {
+    local deadline=$(($(now_ms) + ${2:-15} * 1000))
+    until [ -s "$1" ]; do [ "$(now_ms)" -lt "$deadline" ] || return 1; sleep 0.01; done
+}
+# start WINDOW COMMAND: runs COMMAND in the window's shell between two `stty -g`, recording its
+# exit status; clears the screen and the traces first. (In a subshell: an interactive bash whose
+# child dies of SIGINT drops the rest of the line.)
+start() {
+    rm -f "$W/u/before" "$W/u/after" "$W/u/rc" "$W/u/ran" "$SOCK"
+    tm send-keys -t "t:$1" "clear; stty -g > $W/u/before; ($2; exit \$?); echo \$? > $W/u/rc; stty -g > $W/u/after" Enter
+}
+finish() { wait_file "$W/u/after"; OUT=$(screen "$1"); }
+rc_is() { [ "$(cat "$W/u/rc" 2>/dev/null)" = "$1" ]; }
+ran() { [ -e "$W/u/ran" ]; }
+stty_same() { [ -s "$W/u/before" ] && cmp -s "$W/u/before" "$W/u/after"; }
+sensor_never_armed() { [ ! -e "$SOCK" ]; }
+# No helper alive below the window's shell (shell -> subshell -> sudo or su -> helper).
+no_helper_left() {
+    local todo found=""
+    todo=$(tm display -p -t "t:$1" '#{pane_pid}')
+    while [ -n "$todo" ]; do
+        local next=""
+        for p in $todo; do
+            [ "$(cat /proc/"$p"/comm 2>/dev/null)" = touchauth ] && found+=" $p"
+            next+=" $(pgrep -P "$p" | tr '\n' ' ')"
+        done
+        todo=$(echo $next)
+    done
+    [ -z "$found" ]
+}
+helper_alive() { ! no_helper_left "$1"; }
+PROMPT="Place your finger on the fingerprint reader"
+HINT="[Enter Password] press Enter, or type your password"
+SUDO_PW="password for $TUSER"
+SUDO_RUN="sudo touch $W/u/ran"
+
+echo "# sudo: the enrolled finger"
+start sudo "$SUDO_RUN"
+wait_for sudo "$HINT"
+OUT=$(screen sudo)
+check "the hint offers Enter and typing" has "$HINT"
+check "(control) the helper runs under sudo while the prompt is up" helper_alive sudo
+python3 "$E2E/vsensor.py" "$SOCK" "SCAN tu-right-index" > /dev/null
+finish sudo
+check "finger -> the command ran" ran
+check "finger -> sudo exit status 0" rc_is 0
+check "finger -> no password asked" lacks "$SUDO_PW"
+check "finger -> stty -g identical before and after" stty_same
+
+echo "# sudo: Enter at the fingerprint prompt"
+start sudo "$SUDO_RUN"
+wait_for sudo "$PROMPT"
+t0=$(now_ms)
+tm send-keys -t t:sudo Enter
+wait_for sudo "$SUDO_PW"
+ENTER_MS=$(($(now_ms) - t0))
+OUT=$(screen sudo)
+check "Enter -> sudo's password prompt (after ${ENTER_MS} ms)" has "$SUDO_PW"
+check "Enter -> the helper is gone (killed and reaped) at the password prompt" no_helper_left sudo
+tm send-keys -t t:sudo -l "$TPASS"
+tm send-keys -t t:sudo Enter
+finish sudo
+check "Enter, then the password -> the command ran" ran
+check "Enter, then the password -> exit status 0" rc_is 0
+check "Enter -> stty -g identical" stty_same
+
+echo "# sudo: typing the password at the fingerprint prompt"
+start sudo "$SUDO_RUN"
+wait_for sudo "$PROMPT"
+tm send-keys -t t:sudo -l "$TPASS"
+tm send-keys -t t:sudo Enter
+finish sudo
+check "typed password -> the command ran" ran
+check "typed password -> exit status 0" rc_is 0
+check "typed password -> no second prompt" lacks "$SUDO_PW"
+check "typed password -> not echoed" lacks "$TPASS"
+check "typed password -> stty -g identical" stty_same
+
+echo "# sudo: a wrong password typed at the fingerprint prompt"
+start sudo "$SUDO_RUN"
+wait_for sudo "$PROMPT"
+tm send-keys -t t:sudo -l "not the password"
+tm send-keys -t t:sudo Enter
+# pam_unix fails the typed password (try_first_pass does not ask again); sudo's next try runs
+# the stack again: the fingerprint prompt is back, and takes a typed password again.
+wait_for sudo "Sorry, try again"
+sleep 0.3
+tm send-keys -t t:sudo -l "$TPASS"
+tm send-keys -t t:sudo Enter
+finish sudo
+check "wrong typed password -> sudo's 'Sorry, try again'" has "Sorry, try again"
+check "...then the fingerprint prompt again" test "$(grep -cF "$PROMPT" <<< "$OUT")" -eq 2
+check "...the right password typed there -> the command ran" ran
+check "...no password prompt of sudo's own" lacks "$SUDO_PW"
+check "...stty -g identical" stty_same
+
+echo "# sudo: Ctrl-C at the fingerprint prompt"
+start sudo "$SUDO_RUN"
+wait_for sudo "$PROMPT"
+tm send-keys -t t:sudo C-c
+finish sudo
+check "Ctrl-C -> the command did not run" test ! -e "$W/u/ran"
+check "Ctrl-C -> sudo exits 1, as at its password prompt" rc_is 1
+check "Ctrl-C -> 'a password is required', as at its password prompt" has "sudo: a password is required"
+check "Ctrl-C -> no password prompt" lacks "$SUDO_PW"
+check "Ctrl-C -> stty -g identical" stty_same
+check "Ctrl-C -> no helper left" no_helper_left sudo
+
+echo "# sudo: Ctrl-C while typing the password"
+start sudo "$SUDO_RUN"
+wait_for sudo "$PROMPT"
+tm send-keys -t t:sudo -l "corr"
+tm send-keys -t t:sudo C-c
+finish sudo
+check "Ctrl-C mid-password -> the command did not run" test ! -e "$W/u/ran"
+check "Ctrl-C mid-password -> stty -g identical" stty_same
+
+echo "# sudo: fallback_title empty: no hint, Enter and typing do nothing"
+conf "fallback_title="
+start sudo "$SUDO_RUN"
+wait_for sudo "$PROMPT"
+tm send-keys -t t:sudo Enter
+tm send-keys -t t:sudo -l "abc"
+tm send-keys -t t:sudo Enter
+sleep 1
+OUT=$(screen sudo)
+check "empty title -> no hint" lacks "[Enter Password]"
+check "empty title -> Enter does not bring the password prompt" lacks "$SUDO_PW"
+check "empty title -> the helper still waits for the finger" test ! -e "$W/u/rc"
+python3 "$E2E/vsensor.py" "$SOCK" "SCAN tu-right-index" > /dev/null
+finish sudo
+check "empty title -> the finger still works" ran
+check "empty title -> stty -g identical" stty_same
+conf
+
+echo "# sudo: the fingerprint times out"
+conf "timeout=1"
+start sudo "$SUDO_RUN"
+wait_for sudo "$SUDO_PW" 15
+tm send-keys -t t:sudo -l "$TPASS"
+tm send-keys -t t:sudo Enter
+finish sudo
+check "timeout -> 'timed out', then the password prompt" has "Fingerprint timed out"
+check "timeout -> the password runs the command" ran
+check "timeout -> stty -g identical" stty_same
+conf
+
+echo "# sudo: the helper crashes mid-prompt"
+printf '#!/bin/sh\necho "touchauth 1"\necho "info %s"\nsleep 0.3\nkill -SEGV $$\n' "$PROMPT" > "$T/crash-helper"
+chmod 0755 "$T/crash-helper"
+conf "helper=$T/crash-helper"
+start sudo "$SUDO_RUN"
+wait_for sudo "$SUDO_PW"
+tm send-keys -t t:sudo -l "$TPASS"
+tm send-keys -t t:sudo Enter
+finish sudo
+check "crash -> the password prompt, and the password runs the command" ran
+check "crash -> stty -g identical" stty_same
+conf
+
+echo "# sudo: nobody to answer -> no fingerprint, within a second"
+start sudo "sudo -n touch $W/u/ran"
+finish sudo
+check "sudo -n -> 'a password is required'" has "a password is required"
+check "sudo -n -> the sensor was never armed" sensor_never_armed
+t0=$(now_ms)
+start sudo "echo '$TPASS' | sudo -S -p '' touch $W/u/ran"
+finish sudo
+S_MS=$(($(now_ms) - t0))
+check "sudo -S (stdin a pipe) -> the password from stdin runs the command (${S_MS} ms in all)" ran
+check "sudo -S -> no fingerprint prompt" lacks "$PROMPT"
+check "sudo -S -> the sensor was never armed" sensor_never_armed
+check "sudo -S -> well under 1 s" test "$S_MS" -lt 1000
+start sudo "SSH_CONNECTION='203.0.113.9 50000 192.0.2.1 22' $SUDO_RUN"
+wait_for sudo "$SUDO_PW"
+tm send-keys -t t:sudo -l "$TPASS"
+tm send-keys -t t:sudo Enter
+finish sudo
+check "SSH_CONNECTION in sudo's environment -> straight to the password" lacks "$PROMPT"
+check "SSH_CONNECTION -> the sensor was never armed" sensor_never_armed
+check "SSH_CONNECTION -> the password runs the command" ran
+
+echo "# su (SIGINT at its default): Ctrl-C and Enter"
+start su "su $TUSER"
+wait_for su "$PROMPT"
+OUT=$(screen su)
+check "su -> the fingerprint prompt with the hint" has "$HINT"
+tm send-keys -t t:su C-c
+finish su
+check "su Ctrl-C -> su is ended by SIGINT, as at its password prompt (status 130)" rc_is 130
+check "su Ctrl-C -> stty -g identical" stty_same
+check "su Ctrl-C -> no password prompt" lacks "Password:"
+start su "su $TUSER"
+wait_for su "$PROMPT"
+tm send-keys -t t:su Enter
+wait_for su "Password:"
+tm send-keys -t t:su -l "$TPASS"
+tm send-keys -t t:su Enter
+finish su
+# The test user's shell is nologin: su authenticating is what this message proves.
+check "su Enter, then the password -> authenticated" has "This account is currently not available"
+check "su Enter -> stty -g identical" stty_same
+start su "su $TUSER"
+wait_for su "$PROMPT"
+python3 "$E2E/vsensor.py" "$SOCK" "SCAN tu-right-index" > /dev/null
+finish su
+check "su finger -> authenticated, no password" has "This account is currently not available"
+check "su finger -> no password prompt" lacks "Password:"
+check "su finger -> stty -g identical" stty_same
+
+echo "# a closed lid: no helper, no sensor (pamtester, lid_dir pointing at a fake ACPI tree)"
+MARKER="$T/helper-ran"
+printf '#!/bin/sh\ntouch %s\necho "touchauth 1"\necho "result success"\n' "$MARKER" > "$T/marker-helper"
+chmod 0755 "$T/marker-helper"
+mkdir -p "$T/lid/LID0"
+echo "state:      closed" > "$T/lid/LID0/state"
+write_config "$T/lid.conf" "lid_dir=$T/lid"
+service lid "auth required $MODULE config=$T/lid.conf helper=$T/marker-helper debug"
+pam lid "$TUSER" ""
+check "lid closed -> PAM_AUTHINFO_UNAVAIL" has "$MSG_UNAVAIL"
+check "lid closed -> the helper never ran" test ! -e "$MARKER"
+echo "state:      open" > "$T/lid/LID0/state"
+pam lid "$TUSER" ""
+check "(control) lid open -> the helper runs" test -e "$MARKER"
+rm -f "$MARKER"
+SSH_CONNECTION="203.0.113.9 50000 192.0.2.1 22" pam lid "$TUSER" ""
+check "SSH_CONNECTION in pamtester's environment -> the helper never ran" test ! -e "$MARKER"
+
+echo "# measured: Enter -> sudo's password prompt ${ENTER_MS} ms; sudo -S round trip ${S_MS} ms"
+tm kill-server
+check "the tmux server (the namespace's last process) is gone" sh -c "! tmux -S '$TMUX_SOCK' ls 2>/dev/null"
+check "the real /etc/pam.d/sudo was never changed" test "$(sha256sum < /etc/pam.d/sudo)" = "$PAM_SUDO_SUM"
+summary
