@@ -54,7 +54,7 @@ static const struct key_spec keys[] = {
 	{ "virtual_device_storage", VT_SOCKET, 0, 0, CONFIG_SOCKET_PATH_MAX, "",
 	  FIELD(virtual_device_storage) },
 	{ "state_dir", VT_ABSPATH, 0, 0, CONFIG_PATH_MAX, "/var/lib/touchauth", FIELD(state_dir) },
-	{ "lockout_threshold", VT_INT, 1, 100, 0, "5", FIELD(lockout_threshold) },
+	{ "lockout_threshold", VT_INT, 1, 1000, 0, "5", FIELD(lockout_threshold) },
 	{ "unlock_time", VT_INT, 0, 31536000, 0, "0", FIELD(unlock_time) },
 	{ "password_after_boot", VT_BOOL, 0, 0, 0, "yes", FIELD(password_after_boot) },
 	{ "password_max_age", VT_INT, 0, 8760, 0, "48", FIELD(password_max_age) },

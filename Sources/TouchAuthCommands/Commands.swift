@@ -27,6 +27,8 @@ struct Command: Sendable {
     let name: String
     let options: [String: Bool]
     let usage: String
+    /// The option a bare word stands for (`touchauth unlock alice` = `--user alice`).
+    var positional: String? = nil
     let run: @Sendable ([String: String]) throws(CommandError) -> Void
 }
 
@@ -44,6 +46,18 @@ let commands: [Command] = [
         usage: "touchauth list [--user USER] [--config PATH]",
         run: ListPrints.run),
     Command(
+        name: "pam-account", options: [:],
+        usage: "touchauth pam-account   (run by pam_touchauth.so's account phase after a password)",
+        run: { _ throws(CommandError) in exit(PamAccount.run()) }),
+    Command(
+        name: "status", options: ["user": true, "json": false, "config": true],
+        usage: "touchauth status [USER] [--json] [--config PATH]", positional: "user",
+        run: Status.run),
+    Command(
+        name: "unlock", options: ["user": true, "config": true],
+        usage: "touchauth unlock USER [--config PATH]", positional: "user",
+        run: Unlock.run),
+    Command(
         name: "config-dump", options: ["config": true],
         usage: "touchauth config-dump [--config PATH]    (the settings as the helper reads them)",
         run: ConfigDump.run),
@@ -52,6 +66,7 @@ let commands: [Command] = [
 /// The program: `touchauth COMMAND [OPTIONS]`.
 public func main() -> Never {
     System.sanitizeEnvironment()
+    Gettext.start()
     System.openLog()
     let arguments = Array(CommandLine.arguments.dropFirst())
     let help = "usage:\n" + commands.map { "  \($0.usage)\n" }.joined()
@@ -90,7 +105,13 @@ func parseOptions(_ words: [String], for command: Command) throws(CommandError) 
         let word = words[index]
         index += 1
         if word == "--help" || word == "-h" { return ["help": ""] }
-        guard word.hasPrefix("--") else { throw .usage("\(command.name): unexpected argument '\(word)'") }
+        guard word.hasPrefix("--") else {
+            guard let name = command.positional, options[name] == nil else {
+                throw .usage("\(command.name): unexpected argument '\(word)'")
+            }
+            options[name] = word
+            continue
+        }
         var name = String(word.dropFirst(2))
         var value: String?
         if let eq = name.firstIndex(of: "=") {

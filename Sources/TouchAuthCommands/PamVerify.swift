@@ -31,7 +31,7 @@ enum PamVerify {
             return .systemCancel
         }
         let debug: (String) -> Void = { if config.debug { System.log(LOG_DEBUG, $0) } }
-        guard let (user, _) = System.lookUpUser(request.user) else {
+        guard let (user, uid) = System.lookUpUser(request.user) else {
             System.log(LOG_ERR, "refusing unknown or malformed user name")
             return .systemCancel
         }
@@ -62,6 +62,38 @@ enum PamVerify {
             return .biometryNotEnrolled
         }
 
+        // The lockout and the trust rules, before the sensor is opened.
+        let states = StateStore(directory: config.stateDir)
+        func lockedOut(_ why: String) -> Outcome {
+            // The safe side: the password is always there, and `touchauth unlock` repairs.
+            System.log(LOG_ERR, "\(user): \(why); fingerprint locked until the password is used")
+            send(Message.refused(.lockedOut).replyLine)
+            return .biometryLockout
+        }
+        var state: UserState
+        do {
+            state = try states.load(uid)
+        } catch {
+            return lockedOut("state unusable: \(error)")
+        }
+        let facts = TrustPolicy.Facts(
+            now: Facts.now(), bootID: Facts.bootID(), printsHash: store.hash(user: user),
+            passwordUsable: Facts.passwordUsable(user))
+        switch TrustPolicy(config).decide(state, facts) {
+        case .refuse(let outcome, let reason):
+            debug("\(user): \(outcome.rawValue) (\(reason))")
+            send(Message.refused(reason).replyLine)
+            return outcome
+        case .scan(let expiredLockout):
+            if expiredLockout {
+                do {
+                    state = try states.update(uid) { $0.unlock() }
+                } catch {
+                    return lockedOut("cannot end the lockout: \(error)")
+                }
+            }
+        }
+
         // One deadline for the whole prompt, from the sensor's opening to the last scan.
         let cancellable = Cancellable(milliseconds: UInt32(config.timeout) * 1000)
         do {
@@ -82,7 +114,12 @@ enum PamVerify {
         if !config.reason.isEmpty { send(.info(config.reason)) }
         send((rotate ? Message.placeNamedFinger(prints[0].0) : .placeFinger).replyLine)
         if !config.fallbackTitle.isEmpty {
-            send(Message.fallbackHint(title: config.fallbackTitle, timeout: config.timeout).replyLine)
+            // The shim says whether it takes Enter (a terminal it owns); the hint must not promise
+            // a key that does nothing.
+            let hint: Message = request.fallback == .enter
+                ? .fallbackKeyHint(title: config.fallbackTitle)
+                : .fallbackHint(title: config.fallbackTitle, timeout: config.timeout)
+            send(hint.replyLine)
         }
 
         var attempt = Attempt(maxTries: config.maxTries)
@@ -104,6 +141,25 @@ enum PamVerify {
                 default:
                     System.log(LOG_ERR, "\(device.driver)/\(device.deviceID): \(error)")
                     scan = .failed
+                }
+            }
+            // A strike is on disk before the next scan is offered; a match starts them over.
+            if scan == .noMatch {
+                do {
+                    state = try states.update(uid) { $0.strike(threshold: config.lockoutThreshold, now: Facts.now()) }
+                } catch {
+                    return lockedOut("cannot record a strike: \(error)")
+                }
+                if state.isLocked {
+                    System.log(LOG_NOTICE, "\(user): fingerprint locked after \(state.strikes) failures in a row")
+                    send(Message.refused(.lockedOut).replyLine)
+                    return .biometryLockout
+                }
+            } else if scan == .match && state.strikes > 0 {
+                do {
+                    try states.update(uid) { $0.matched() }
+                } catch {
+                    System.log(LOG_ERR, "\(user): cannot reset strikes: \(error)")
                 }
             }
             switch attempt.record(scan) {

@@ -71,6 +71,19 @@ struct PrintStore {
         }
     }
 
+    /// A digest of the user's enrolled prints on every sensor (which fingers, and the bytes of
+    /// each): it changes when a finger is added, replaced or removed, like LocalAuthentication's
+    /// `evaluatedPolicyDomainState`.
+    func hash(user: UserName) -> String {
+        var material: [UInt8] = []
+        for (driver, deviceID, finger) in enrolled(user: user) {
+            let path = "\(root)/\(user)/\(driver)/\(deviceID)/\(finger.fileName)"
+            let bytes = (try? System.readTrustedFile(path, maxBytes: PrintStore.maxPrintBytes)) ?? []
+            material += Array("\(driver)/\(deviceID)/\(finger.fileName) \(Checksum.sha256(bytes))\n".utf8)
+        }
+        return Checksum.sha256(material)
+    }
+
     /// Every enrolled finger of a user, on any device: (driver, device id, finger).
     func enrolled(user: UserName) -> [(String, String, Finger)] {
         let base = "\(root)/\(user)"

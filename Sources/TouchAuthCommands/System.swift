@@ -113,10 +113,14 @@ enum System {
     }
 
     /// Writes a file atomically: a temporary file beside it, fsync, rename, fsync the directory.
-    static func writeAtomically(_ bytes: [UInt8], to path: String, mode: mode_t) throws(FileError) {
+    /// `temporary` defaults to a name of this process's own; a caller that holds a lock may
+    /// name one fixed temporary file (it is truncated, never followed if a link).
+    static func writeAtomically(
+        _ bytes: [UInt8], to path: String, temporary: String? = nil, mode: mode_t
+    ) throws(FileError) {
         let directory = String(path[..<(path.lastIndex(of: "/") ?? path.startIndex)])
-        let temporary = "\(path).tmp.\(getpid())"
-        let fd = open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, mode)
+        let temporary = temporary ?? "\(path).tmp.\(getpid())"
+        let fd = open(temporary, O_WRONLY | O_CREAT | O_TRUNC | O_NOFOLLOW | O_CLOEXEC, mode)
         guard fd >= 0 else { throw .io(temporary, errno) }
         var written = 0
         while written < bytes.count {

@@ -190,7 +190,7 @@ public struct Config: Equatable, Sendable {
         case .virtualDeviceStorage:
             virtualDeviceStorage = try path(maxBytes: Config.maxSocketPathBytes, optional: true)
         case .stateDir: stateDir = try path(maxBytes: 4095, optional: false)
-        case .lockoutThreshold: lockoutThreshold = try integer(1...100)
+        case .lockoutThreshold: lockoutThreshold = try integer(1...1000)
         case .unlockTime: unlockTime = try integer(0...31_536_000)
         case .passwordAfterBoot: passwordAfterBoot = try boolean()
         case .passwordMaxAge: passwordMaxAge = try integer(0...8760)

@@ -1,0 +1,45 @@
+import Glibc
+import TouchAuthCore
+
+/// `touchauth pam-account`: run by the module's account phase when our authentication ran in
+/// this PAM transaction and did not succeed, yet the stack reached the account phase: the
+/// password authenticated the user. As after a passcode on iOS: the strikes and the lockout are
+/// cleared, and the trust rules count from now. Same request and reply as pam-verify
+/// (pam/PROTOCOL.md); the outcome is `success` when the state was written.
+enum PamAccount {
+    static func run() -> Int32 {
+        System.write(WireProtocol.replyHeader + "\n", to: 1)
+        let request: Request
+        do {
+            guard let bytes = System.readAll(0, maxBytes: WireProtocol.maxRequestLines * WireProtocol.maxLineBytes)
+            else { throw Request.Error.tooLong }
+            request = try Request.parse(bytes)
+        } catch {
+            System.log(LOG_ERR, "pam-account: malformed request (\(error))")
+            System.write(ReplyLine.result(.systemCancel).encoded, to: 1)
+            return 2
+        }
+        System.write(ReplyLine.result(record(request)).encoded, to: 1)
+        return 0
+    }
+
+    static func record(_ request: Request) -> Outcome {
+        do {
+            let config = try Settings.load(arguments: request.arguments)
+            guard let (user, uid) = System.lookUpUser(request.user) else {
+                System.log(LOG_ERR, "pam-account: refusing unknown or malformed user name")
+                return .systemCancel
+            }
+            let hash = PrintStore(root: config.printDir).hash(user: user)
+            let before = try? StateStore(directory: config.stateDir).load(uid)
+            try StateStore(directory: config.stateDir).update(uid, repair: true) {
+                $0.passwordSucceeded(now: Facts.now(), bootID: Facts.bootID(), printsHash: hash)
+            }
+            if before?.isLocked ?? true { System.log(LOG_NOTICE, "\(user): password used; fingerprint unlocked") }
+            return .success
+        } catch {
+            System.log(LOG_ERR, "pam-account: \(error)")
+            return .systemCancel
+        }
+    }
+}

@@ -1,0 +1,110 @@
+import CShadow
+import Glibc
+import TouchAuthCore
+
+/// Per-user state files in `state_dir` (root 0700): `<uid>` (root 0600), replaced atomically,
+/// changed only under an exclusive `flock` on `<uid>.lock` with a re-read, so two prompts at once
+/// lose no strike. Keyed by uid, not name: a renamed account keeps its lockout.
+struct StateStore {
+    let directory: String
+
+    /// A state file that cannot be trusted: the caller treats the user as locked.
+    enum Problem: Error, Equatable, CustomStringConvertible {
+        case unsafe(String)
+        case corrupt(String)
+
+        var description: String {
+            switch self {
+            case .unsafe(let why): why
+            case .corrupt(let why): "corrupt state: \(why)"
+            }
+        }
+    }
+
+    private func path(_ uid: uid_t) -> String { "\(directory)/\(uid)" }
+
+    /// The state, or a fresh one when there is none yet.
+    func load(_ uid: uid_t) throws(Problem) -> UserState {
+        do {
+            guard try System.checkTrustedDirectory(directory) else { return UserState() }
+            let bytes = try System.readTrustedFile(path(uid), maxBytes: 4096)
+            return try UserState.decode(bytes)
+        } catch let error as System.FileError {
+            if case .missing = error { return UserState() }
+            throw .unsafe(error.description)
+        } catch let error as UserState.DecodeError {
+            if case .corrupt(let why) = error { throw .corrupt("\(path(uid)): \(why)") }
+            throw .corrupt(path(uid))
+        } catch {
+            throw .unsafe("\(error)")
+        }
+    }
+
+    /// Locks, re-reads, applies `change`, writes atomically, unlocks. With `repair`, a corrupt
+    /// or unsafe file is replaced by `change` applied to a fresh state (only `unlock` does that).
+    @discardableResult
+    func update(_ uid: uid_t, repair: Bool = false, _ change: (inout UserState) -> Void) throws(Problem) -> UserState {
+        do {
+            if mkdir(directory, 0o700) != 0 && errno != EEXIST { throw System.FileError.io(directory, errno) }
+            guard try System.checkTrustedDirectory(directory) else { throw System.FileError.missing(directory) }
+        } catch let error as System.FileError {
+            throw .unsafe(error.description)
+        } catch {
+            throw .unsafe("\(error)")
+        }
+        let lockPath = "\(path(uid)).lock"
+        let lock = open(lockPath, O_RDWR | O_CREAT | O_NOFOLLOW | O_CLOEXEC, 0o600)
+        guard lock >= 0 else { throw .unsafe("\(lockPath): \(String(cString: strerror(errno)))") }
+        defer { close(lock) }  // releases the flock
+        while flock(lock, LOCK_EX) != 0 {
+            guard errno == EINTR else { throw .unsafe("flock \(lockPath): \(String(cString: strerror(errno)))") }
+        }
+        var state: UserState
+        do {
+            state = try load(uid)
+        } catch {
+            guard repair else { throw error }
+            System.log(LOG_WARNING, "replacing unusable state for uid \(uid): \(error)")
+            unlink(path(uid))
+            state = UserState()
+        }
+        change(&state)
+        do {
+            // One temporary name per uid, written only under the lock: a writer killed midway
+            // leaves at most this one file, which the next writer overwrites.
+            try System.writeAtomically(Array(state.encoded.utf8), to: path(uid), temporary: "\(path(uid)).tmp", mode: 0o600)
+        } catch {
+            throw .unsafe(error.description)
+        }
+        return state
+    }
+}
+
+/// The facts the trust rules weigh, read from the system.
+enum Facts {
+    static func now() -> Int { Int(time(nil)) }
+
+    /// `/proc/sys/kernel/random/boot_id`: new at every boot.
+    static func bootID() -> String {
+        let fd = open("/proc/sys/kernel/random/boot_id", O_RDONLY | O_CLOEXEC)
+        guard fd >= 0 else { return "unknown" }
+        defer { close(fd) }
+        let bytes = System.readAll(fd, maxBytes: 64) ?? []
+        let id = String(decoding: bytes, as: UTF8.self).filter { $0.isHexDigit || $0 == "-" }
+        return id.isEmpty ? "unknown" : id
+    }
+
+    /// Whether the account has a password to fall back to: not empty, not locked (`!`) and not
+    /// disabled (`*`) in shadow. An account shadow does not know (directory users) counts as
+    /// having one: the password module decides.
+    static func passwordUsable(_ user: UserName) -> Bool {
+        var entry = spwd()
+        var result: UnsafeMutablePointer<spwd>?
+        var buffer = [CChar](repeating: 0, count: 16384)
+        guard getspnam_r(user.value, &entry, &buffer, buffer.count, &result) == 0, result != nil,
+            let hash = entry.sp_pwdp
+        else { return true }
+        let first = hash.pointee
+        return first != 0 && first != CChar(UInt8(ascii: "!")) && first != CChar(UInt8(ascii: "*"))
+    }
+}

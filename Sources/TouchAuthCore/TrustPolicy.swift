@@ -1,0 +1,73 @@
+/// Whether this attempt may use the fingerprint at all, before the sensor is opened: the
+/// lockout, then Apple's trust rules (DESIGN.md §2, §3). Pure: the clock, the boot id, the
+/// prints and the account's password are inputs.
+public struct TrustPolicy: Sendable {
+    public var lockoutThreshold: Int
+    public var unlockTime: Int
+    public var passwordAfterBoot: Bool
+    public var passwordMaxAgeHours: Int
+    public var passwordAfterEnrollChange: Bool
+    public var requirePasswordSet: Bool
+
+    public init(_ config: Config) {
+        lockoutThreshold = config.lockoutThreshold
+        unlockTime = config.unlockTime
+        passwordAfterBoot = config.passwordAfterBoot
+        passwordMaxAgeHours = config.passwordMaxAge
+        passwordAfterEnrollChange = config.passwordAfterEnrollChange
+        requirePasswordSet = config.requirePasswordSet
+    }
+
+    /// What the system looks like now.
+    public struct Facts: Sendable {
+        public var now: Int
+        public var bootID: String
+        public var printsHash: String
+        public var passwordUsable: Bool
+
+        public init(now: Int, bootID: String, printsHash: String, passwordUsable: Bool) {
+            self.now = now
+            self.bootID = bootID
+            self.printsHash = printsHash
+            self.passwordUsable = passwordUsable
+        }
+    }
+
+    public enum Reason: Equatable, Sendable {
+        case lockedOut
+        case passwordNotSet
+        case afterBoot
+        case maxAge(hours: Int)
+        case enrollChanged
+    }
+
+    public enum Decision: Equatable, Sendable {
+        /// Go ahead and scan. `expiredLockout` is true when `unlock_time` has just ended a
+        /// lockout, which the caller writes back.
+        case scan(expiredLockout: Bool)
+        case refuse(Outcome, Reason)
+    }
+
+    public func decide(_ state: UserState, _ facts: Facts) -> Decision {
+        var expired = false
+        if let lockedAt = state.lockedAt {
+            guard unlockTime > 0, facts.now - lockedAt >= unlockTime else {
+                return .refuse(.biometryLockout, .lockedOut)
+            }
+            expired = true
+        }
+        if requirePasswordSet && !facts.passwordUsable { return .refuse(.passwordNotSet, .passwordNotSet) }
+        if passwordAfterBoot && state.passwordBootID != facts.bootID {
+            return .refuse(.passwordRequired, .afterBoot)
+        }
+        if passwordMaxAgeHours > 0 {
+            guard let at = state.passwordAt, facts.now - at <= passwordMaxAgeHours * 3600, at <= facts.now + 300 else {
+                return .refuse(.passwordRequired, .maxAge(hours: passwordMaxAgeHours))
+            }
+        }
+        if passwordAfterEnrollChange && state.printsHash != facts.printsHash {
+            return .refuse(.passwordRequired, .enrollChanged)
+        }
+        return .scan(expiredLockout: expired)
+    }
+}
