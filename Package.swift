@@ -17,7 +17,9 @@ let package = Package(
             providers: [.apt(["libfprint-2-dev", "libglib2.0-dev"])]
         ),
         .target(name: "Fingerprint", dependencies: ["CFprint", "TouchAuthCore"]),
-        .target(name: "TouchAuthCommands", dependencies: ["TouchAuthCore", "Fingerprint"]),
+        .systemLibrary(name: "CShadow"),
+        .systemLibrary(name: "CGettext"),
+        .target(name: "TouchAuthCommands", dependencies: ["TouchAuthCore", "Fingerprint", "CShadow", "CGettext"]),
         .executableTarget(name: "touchauth", dependencies: ["TouchAuthCommands"]),
         .testTarget(name: "TouchAuthCoreTests", dependencies: ["TouchAuthCore"]),
     ]

@@ -3,7 +3,11 @@
 public enum Message: Equatable, Sendable {
     case placeFinger
     case placeNamedFinger(Finger)
+    /// The fallback "button" when the shim offers no key for it (no terminal): the password
+    /// comes after the timeout or the wrong fingers.
     case fallbackHint(title: String, timeout: Int)
+    /// The fallback "button" in a terminal, where the shim takes Enter (or typing) as the password.
+    case fallbackKeyHint(title: String)
     case notRecognized
     case tooManyTries
     case retry(RetryHint)
@@ -11,6 +15,7 @@ public enum Message: Equatable, Sendable {
     case sensorFailed
     case noSensor
     case notEnrolled
+    case refused(TrustPolicy.Reason)
 
     /// Error lines go out as PAM_ERROR_MSG, the rest as PAM_TEXT_INFO.
     public var isError: Bool {
@@ -20,14 +25,19 @@ public enum Message: Equatable, Sendable {
         }
     }
 
-    public var text: String {
+    /// The sentence in the user's language (gettext, through `Message.catalog`).
+    public var text: String { template.localized(by: Message.catalog) }
+
+    /// The English sentence, which is the gettext msgid: po/extract.py reads these literals.
+    public var template: LocalizedText {
         switch self {
         case .placeFinger: "Place your finger on the fingerprint reader"
         case .placeNamedFinger(let finger): "Place your \(finger.spokenName) on the fingerprint reader"
-        // The fallback "button", labelled with `fallback_title`. The shim cannot yet take Enter
-        // as "use the password" (the terminal handling comes later), so the hint says what
-        // works today: the password comes when the timeout ends.
+        // The fallback "button", labelled with `fallback_title`, says what really works where
+        // the prompt is: in a terminal the shim takes Enter, or the first typed character, as
+        // the password; elsewhere (GDM, polkit) the password comes after the timeout.
         case .fallbackHint(let title, let timeout): "[\(title)] after \(timeout) s"
+        case .fallbackKeyHint(let title): "[\(title)] press Enter, or type your password"
         case .notRecognized: "Not recognized, try again"
         case .tooManyTries: "Fingerprint not recognized"
         case .retry(.general): "Could not read the finger, try again"
@@ -38,6 +48,11 @@ public enum Message: Equatable, Sendable {
         case .sensorFailed: "The fingerprint reader is not available"
         case .noSensor: "No fingerprint reader found"
         case .notEnrolled: "No fingerprint enrolled"
+        case .refused(.lockedOut): "Too many failed attempts. Enter your password to use your fingerprint again."
+        case .refused(.passwordNotSet): "Set a password for this account to use your fingerprint."
+        case .refused(.afterBoot): "Your password is required after a restart."
+        case .refused(.maxAge(let hours)): "Your password is required when it has not been used for \(hours) hours."
+        case .refused(.enrollChanged): "Your password is required after fingerprints were added or changed."
         }
     }
 

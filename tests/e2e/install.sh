@@ -1,0 +1,245 @@
+#!/usr/bin/env bash
+# Installing like a Debian citizen (issue 7): the message catalogs are complete; install.sh puts
+# everything in place; `pam-auth-update --enable touchauth` wires the module into the REAL
+# /etc/pam.d (no pam_wrapper) and pamtester on the real `login` service gets the fingerprint,
+# the password after three wrong fingers, and Chinese prompts under zh_CN/zh_TW locales; the
+# manual pages are found; uninstall.sh leaves no file behind and the password still works. Then
+# the same with the .deb (package.sh, lintian, apt-get install, apt-get purge).
+# Root on a throwaway machine: it changes /etc/pam.d/common-* through pam-auth-update and puts
+# them back afterwards whatever happens.
+source "$(dirname "$0")/../../scripts/lib.sh"
+ensure_packages $BUILD_PACKAGES pamtester python3 locales man-db lintian dpkg-dev binutils
+source "$(dirname "$0")/lib.sh"
+
+# glibc only translates in a locale that exists.
+for loc in zh_CN zh_TW; do
+    locale -a | grep -qix "$loc.utf8" || localedef -i "$loc" -f UTF-8 "$loc.UTF-8"
+done
+
+SERVICE=login   # a real Debian service file: @include common-auth, common-account
+CONF=/etc/security/touchauth.conf
+OURS=(/usr/libexec/touchauth /usr/bin/touchauth /usr/share/pam-configs/touchauth "$CONF" /var/lib/touchauth)
+
+echo "# catalogs: every message has a msgid and a translation"
+OUT=$(cd "$ROOT/po" && python3 extract.py > "$T/fresh.pot" && msgcmp --use-untranslated touchauth.pot "$T/fresh.pot" 2>&1)
+check "po/touchauth.pot has every string of Message.swift (else: po/update.sh)" test $? -eq 0
+for lang in $(cat "$ROOT/po/LINGUAS"); do
+    OUT=$(msgcmp "$ROOT/po/$lang.po" "$ROOT/po/touchauth.pot" 2>&1)
+    check "$lang.po translates every msgid of the .pot" test $? -eq 0
+    OUT=$(msgattrib --only-fuzzy --no-obsolete "$ROOT/po/$lang.po")
+    check "$lang.po has no fuzzy translation" test -z "$OUT"
+    OUT=$(msgfmt --check -o /dev/null "$ROOT/po/$lang.po" 2>&1)
+    check "$lang.po passes msgfmt --check (placeholders match)" test $? -eq 0
+done
+
+echo "# the shipped config lists every key with its default"
+: > "$T/empty.conf"; chmod 0644 "$T/empty.conf"
+while IFS='=' read -r key value; do
+    OUT="key $key"
+    check "examples/touchauth.conf: '# $key = $value'" \
+        grep -qxF "# $key =${value:+ $value}" "$ROOT/examples/touchauth.conf"
+done < <("$ROOT/.build/release/touchauth" config-dump --config "$T/empty.conf")
+for key in $(sed -n 's/^| `\([a-z_]*\)` |.*/\1/p' "$ROOT/README.md"); do
+    OUT="README key $key"
+    check "README's option $key is in examples/touchauth.conf" grep -q "^# $key =" "$ROOT/examples/touchauth.conf"
+done
+
+# What is on the machine, by name, outside the places that change by themselves.
+snapshot() {
+    find / -xdev \( -path /proc -o -path /sys -o -path /dev -o -path /run -o -path /tmp -o -path /var/tmp \
+        -o -path /var/log -o -path /var/cache -o -path /var/lib/apt -o -path /var/lib/dpkg \
+        -o -path /var/lib/systemd -o -path /var/backups -o -path /work -o -path /root -o -path /home \
+        -o -path /var/spool -o -path /var/mail \) -prune -o -print | sort > "$1"
+}
+pam_md5() { md5sum /etc/pam.d/common-* | sed 's/ .*//' | tr '\n' ' '; }
+
+for path in "${OURS[@]}"; do
+    if [ -e "$path" ] || [ -L "$path" ]; then
+        echo "FAIL - $path exists: this test needs a machine without touchauth installed"
+        echo "0 passed, 1 failed"; exit 1
+    fi
+done
+
+# Whatever happens: /etc/pam.d/common-* and pam-auth-update's records as they were, and nothing
+# of ours left.
+mkdir -p "$T/backup/pam.d" "$T/backup/varlibpam"
+cp -a /etc/pam.d/common-* "$T/backup/pam.d/"
+cp -a /var/lib/pam/. "$T/backup/varlibpam/"
+restore() {
+    cp -a "$T/backup/pam.d/." /etc/pam.d/
+    rm -rf /var/lib/pam && mkdir -p /var/lib/pam && cp -a "$T/backup/varlibpam/." /var/lib/pam/
+    rm -f /etc/pam.d/touchauth-e2e-hand
+    if dpkg-query -W -f='${Status}' touchauth 2>/dev/null | grep -q installed; then
+        dpkg --purge touchauth >/dev/null 2>&1
+    fi
+    [ -e /usr/libexec/touchauth/touchauth ] && "$ROOT/scripts/uninstall.sh" --force >/dev/null 2>&1
+    rm -rf /usr/libexec/touchauth "$CONF" /var/lib/touchauth
+    rm -rf "$T"
+}
+trap restore EXIT
+make_user "$TUSER" "$TPASS"   # before the snapshot: useradd leaves /etc/passwd- and friends
+BEFORE_MD5=$(pam_md5)
+snapshot "$T/before"
+
+# realpam LOCALE-ENV STDIN [vsensor commands...]: pamtester on the real /etc/pam.d/$SERVICE.
+realpam() {
+    local envs=$1 input=$2; shift 2
+    rm -f "$SOCK"
+    local sender=""
+    if [ $# -gt 0 ]; then python3 "$E2E/vsensor.py" "$SOCK" "$@" > "$T/vsensor.out" 2>&1 & sender=$!; fi
+    printf '%s\n' "$input" | env -u LANGUAGE -u LC_ALL -u LC_MESSAGES $envs \
+        timeout 60 stdbuf -o0 pamtester -v "$SERVICE" "$TUSER" authenticate ${ACCT:-} > "$T/out" 2>&1
+    RC=$?
+    if [ -n "$sender" ]; then kill "$sender" 2>/dev/null; wait "$sender" 2>/dev/null; fi
+    OUT=$(cat "$T/out")
+}
+# Point the installed system at the virtual sensor: the installed helper reads only this file.
+test_config() {
+    { echo "virtual_device = $SOCK"; echo "print_dir = $T/prints"
+      echo "password_after_boot = no"; echo "password_max_age = 0"; echo "password_after_enroll_change = no"
+    } > "$CONF"
+    chmod 0644 "$CONF"
+}
+# The fingerprint, three wrong fingers, and the translations, through the installed system.
+exercise() {  # exercise LABEL
+    local label=$1
+    OUT=$(touchauth enroll --user "$TUSER" --finger right-index-finger --replace 2>&1 &
+          sleep 0.2; python3 "$E2E/vsensor.py" "$SOCK" "SCAN e2e-finger" "SCAN e2e-finger" \
+              "SCAN e2e-finger" "SCAN e2e-finger" "SCAN e2e-finger" 2>&1; wait)
+    check "$label: 'touchauth enroll' on PATH stores a print" test -f "$T/prints/$TUSER/virtual_device/0/7"
+
+    ACCT=acct_mgmt realpam "LANG=C.UTF-8" "" "SCAN e2e-finger"
+    check "$label: enrolled finger -> authenticated (real /etc/pam.d/$SERVICE)" succeeded
+    check "$label: ...our prompt was shown" has "Place your finger on the fingerprint reader"
+    check "$label: ...no password asked" no_password_prompt
+    check "$label: ...and the account phase passes" has "account management done."
+
+    realpam "LANG=C.UTF-8" "$TPASS" "SCAN stranger" "SCAN stranger" "SCAN stranger"
+    check "$label: wrong x3 -> 'try again' twice" test "$(count_of "Not recognized, try again")" -eq 2
+    check "$label: wrong x3 -> the password prompt" grep -q "^Password: " "$T/out"
+    check "$label: wrong x3 -> the right password authenticates" succeeded
+
+    realpam "LANG=zh_CN.UTF-8" "" "SCAN e2e-finger"
+    check "$label: LANG=zh_CN.UTF-8 -> Simplified Chinese prompt" has "请将手指放在指纹读取器上"
+    check "$label: ...and the finger still works" succeeded
+    realpam "LANG=zh_TW.UTF-8" "" "SCAN e2e-finger"
+    check "$label: LANG=zh_TW.UTF-8 -> Traditional Chinese prompt" has "請將手指放在指紋讀取器上"
+    realpam "LANG=C.UTF-8 LANGUAGE=zh_TW" "" "SCAN e2e-finger"
+    check "$label: LANGUAGE=zh_TW -> Traditional Chinese prompt" has "請將手指放在指紋讀取器上"
+    realpam "LANG=zh_CN.UTF-8" "$TPASS" "SCAN stranger" "SCAN stranger" "SCAN stranger"
+    check "$label: zh_CN wrong finger -> '无法识别，请再试一次'" test "$(count_of "无法识别，请再试一次")" -eq 2
+    realpam "LANG=C.UTF-8" "" "SCAN e2e-finger"
+    check "$label: (control) LANG=C.UTF-8 -> English" has "Place your finger on the fingerprint reader"
+
+    for page in "touchauth" "8 pam_touchauth" "5 touchauth.conf"; do
+        OUT=$(man -w $page 2>&1)
+        check "$label: man -w $page -> /usr/share/man" grep -q '^/usr/share/man/man./' <<<"$OUT"
+        OUT=$(MANWIDTH=80 man -P cat $page 2>&1 | col -b)
+        check "$label: man $page renders" grep -q "^NAME" <<<"$OUT"
+    done
+}
+
+echo "# scripts/install.sh"
+OUT=$("$ROOT/scripts/install.sh" 2>&1)
+check "install.sh succeeds" test $? -eq 0
+check "install.sh prints the command that enables it" has "pam-auth-update --enable touchauth"
+check "install.sh prints the sudo line" has "pam_touchauth.so [reason="
+check "install.sh did not change /etc/pam.d/common-*" test "$(pam_md5)" = "$BEFORE_MD5"
+PAMDIR=$(dirname "$(readlink -f "$(dpkg -L libpam-modules | grep '/pam_unix\.so$' | head -n 1)")")
+OUT=$(stat -c '%a %U %n' "$PAMDIR/pam_touchauth.so" /usr/libexec/touchauth/touchauth /var/lib/touchauth "$CONF" 2>&1)
+check "module in $PAMDIR, 644 root" has "644 root $PAMDIR/pam_touchauth.so"
+check "helper 755 root" has "755 root /usr/libexec/touchauth/touchauth"
+check "state dir 700 root" has "700 root /var/lib/touchauth"
+check "config 644 root" has "644 root $CONF"
+OUT=$(touchauth --help 2>&1)
+check "'touchauth' is a command on PATH" has "touchauth enroll"
+OUT=$(cat "$CONF")
+check "the config is the commented defaults" has "# max_tries = 3"
+check "...with nothing set" test -z "$(grep -v '^#' "$CONF" | grep -v '^$')"
+OUT=$(cat /usr/share/pam-configs/touchauth)
+check "profile: auth before pam_unix, pam-auth-update syntax" has "[success=end abort=die default=ignore]	pam_touchauth.so"
+if nm -D --defined-only "$PAMDIR/pam_touchauth.so" | grep -q ' T pam_sm_acct_mgmt$'; then
+    check "profile: an Account section (the module exports pam_sm_acct_mgmt)" has "Account:"
+else
+    check "profile: no Account section (the module has no pam_sm_acct_mgmt)" lacks "Account"
+fi
+for lang in zh_CN zh_TW; do
+    check "catalog /usr/share/locale/$lang/LC_MESSAGES/touchauth.mo" test -f "/usr/share/locale/$lang/LC_MESSAGES/touchauth.mo"
+done
+echo "# custom" >> "$CONF"
+snapshot "$T/installed"
+OUT=$("$ROOT/scripts/install.sh" 2>&1)
+check "install.sh again succeeds (idempotent)" test $? -eq 0
+check "...keeps the existing config" grep -qx "# custom" "$CONF"
+snapshot "$T/installed-again"
+OUT=$(diff "$T/installed" "$T/installed-again")
+check "...and installs the same files" test -z "$OUT"
+
+echo "# pam-auth-update --enable touchauth, then the real /etc/pam.d"
+OUT=$(pam-auth-update --enable touchauth 2>&1)
+check "pam-auth-update --enable touchauth succeeds" test $? -eq 0
+OUT=$(cat /etc/pam.d/common-auth)
+check "common-auth: touchauth jumps past pam_unix on success" grep -Eq '^auth[[:space:]]+\[success=2 abort=die default=ignore\][[:space:]]+pam_touchauth\.so' <<<"$OUT"
+check "common-auth: touchauth comes before pam_unix" \
+    test "$(grep -n pam_touchauth <<<"$OUT" | cut -d: -f1)" -lt "$(grep -n pam_unix <<<"$OUT" | cut -d: -f1)"
+OUT=$(pam-auth-update --disable touchauth 2>&1)
+check "pam-auth-update --disable touchauth (the README's undo) restores common-*" test "$(pam_md5)" = "$BEFORE_MD5"
+pam-auth-update --enable touchauth
+test_config
+exercise "installed"
+
+echo "# uninstall.sh"
+printf 'auth required pam_touchauth.so\n' > /etc/pam.d/touchauth-e2e-hand
+OUT=$("$ROOT/scripts/uninstall.sh" 2>&1)
+check "uninstall.sh refuses while a hand-edited service names the module" test $? -ne 0
+check "...naming the file" has "/etc/pam.d/touchauth-e2e-hand"
+check "...and leaves the module in place" test -f "$PAMDIR/pam_touchauth.so"
+rm -f /etc/pam.d/touchauth-e2e-hand
+OUT=$("$ROOT/scripts/uninstall.sh" 2>&1)
+check "uninstall.sh succeeds" test $? -eq 0
+check "uninstall.sh ran pam-auth-update --remove first" has "pam-auth-update --package --remove touchauth"
+check "common-* are as before the test" test "$(pam_md5)" = "$BEFORE_MD5"
+check "the config is kept without --purge" test -f "$CONF"
+snapshot "$T/after"
+OUT=$(diff "$T/before" "$T/after" | grep '^[<>]' | grep -v -e "^> $CONF\$" -e '^> /var/lib/touchauth')
+check "without --purge only the config and the state remain" test -z "$OUT"
+OUT=$("$ROOT/scripts/uninstall.sh" --purge 2>&1)
+check "uninstall.sh --purge succeeds" test $? -eq 0
+if [ -e /usr/libexec/fprintd ]; then check "--purge keeps fprintd's prints" has "kept /var/lib/fprint"; fi
+snapshot "$T/after"
+OUT=$(diff "$T/before" "$T/after")
+check "after --purge no file of ours is left (find / before and after)" test -z "$OUT"
+realpam "LANG=C.UTF-8" "$TPASS"
+check "after uninstall the password authenticates ($SERVICE)" succeeded
+check "...with no fingerprint prompt" lacks "fingerprint"
+
+echo "# the .deb"
+OUT=$("$ROOT/scripts/package.sh" 2>&1)
+check "package.sh builds the .deb" test $? -eq 0
+DEB=$(ls "$ROOT"/dist/touchauth_*_"$(dpkg --print-architecture)".deb | head -n 1)
+OUT=$(dpkg-deb -f "$DEB" Depends)
+check "Depends: libfprint-2-2" has "libfprint-2-2"
+check "Depends: libpam0g" has "libpam0g"
+OUT=$(lintian --display-info "$DEB" 2>&1 | grep -v 'running with root privileges')
+echo "${OUT:-(nothing to report)}" | sed 's/^/    lintian: /'
+check "lintian: no errors" lacks "E: "
+OUT=$(DEBIAN_FRONTEND=noninteractive apt-get install -y "$DEB" 2>&1)
+check "apt-get install ./touchauth_*.deb succeeds" test $? -eq 0
+check "the package does not enable itself" test "$(pam_md5)" = "$BEFORE_MD5"
+OUT=$(pam-auth-update --enable touchauth 2>&1)
+check "pam-auth-update --enable touchauth (package)" grep -q pam_touchauth /etc/pam.d/common-auth
+OUT=$(stat -c '%a %U' /var/lib/touchauth 2>&1)
+check "postinst made /var/lib/touchauth 700 root" test "$OUT" = "700 root"
+test_config
+rm -rf "$T/prints"
+exercise "package"
+OUT=$(DEBIAN_FRONTEND=noninteractive apt-get purge -y touchauth 2>&1)
+check "apt-get purge touchauth succeeds" test $? -eq 0
+check "purge took touchauth out of common-* (as before the test)" test "$(pam_md5)" = "$BEFORE_MD5"
+snapshot "$T/after"
+OUT=$(diff "$T/before" "$T/after")
+check "after purge no file of ours is left" test -z "$OUT"
+realpam "LANG=C.UTF-8" "$TPASS"
+check "after purge the password authenticates ($SERVICE)" succeeded
+
+summary
