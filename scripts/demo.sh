@@ -16,49 +16,69 @@ ME=$(id -un)
 PASSWORD="demo password"
 MATRIX=/usr/lib/x86_64-linux-gnu/pam_wrapper/pam_matrix.so
 echo "$ME:$PASSWORD:demo-sudo" > "$T/passdb"; chmod 0600 "$T/passdb"
-write_config "$T/touchauth.conf" "reason=demo-sudo wants to run a command as root"
+# require_password_set=no: the demo's password lives in pam_matrix's file, not in /etc/shadow.
+write_config "$T/touchauth.conf" "reason=demo-sudo wants to run a command as root" \
+    "state_dir=$T/state" "require_password_set=no"
 ARGS="config=$T/touchauth.conf helper=$HELPER"
-service demo-sudo "auth [success=done default=ignore] $MODULE $ARGS" \
-                  "auth required $MATRIX passdb=$T/passdb"
+service demo-sudo "auth [success=done abort=die default=ignore] $MODULE $ARGS" \
+                  "auth required $MATRIX passdb=$T/passdb" \
+                  "account optional $MODULE $ARGS"
+PAM_RUNNER="python3 $E2E/ptyout.py"   # stdout and stderr in the order the user sees them
+PAM_OPS="authenticate acct_mgmt"      # as sudo does: the account phase follows a success
 
 say() { printf '\n\033[1m%s\033[0m\n' "$*"; }
 show() {  # what the user saw, and the verdict
-    grep -v -e '^pamtester: invoking' -e '^pamtester: performing' -e '^PWRAP_' "$T/out" | sed 's/^/    | /'
+    grep -v -e '^pamtester: invoking' -e '^pamtester: performing' -e '^PWRAP_' -e 'account management done' \
+        "$T/out" | sed 's/^/    | /'
     if succeeded; then echo "    => PAM_SUCCESS (${SECONDS_TAKEN%????}s)"; else echo "    => refused"; fi
 }
+status() { "$HELPER" status "$ME" --config "$T/touchauth.conf" | sed 's/^/    $ /'; }
 
-say "0. Setting up in $T: a virtual fingerprint sensor, $ME's password is \"$PASSWORD\"."
-echo "   Stack:  auth [success=done default=ignore] pam_touchauth.so  ->  auth required pam_matrix.so (the password)"
+say "0. Setting up in $T: a virtual fingerprint sensor; $ME's password is \"$PASSWORD\"."
+echo "   Stack:  auth [success=done abort=die default=ignore] pam_touchauth.so"
+echo "           auth required pam_matrix.so (the password)   account optional pam_touchauth.so"
 
 say "1. Enroll $ME's right index finger (five touches of the virtual finger 'my-finger')."
 enroll "$ME" right-index-finger my-finger && sed 's/^/    | /' "$T/enroll.out"
 "$HELPER" list --user "$ME" --config "$T/touchauth.conf" | sed 's/^/    | /'
 
-say "2. sudo, and the enrolled finger touches the sensor: in, no password typed."
+say "2. The first sudo after enrolling: like an iPhone after a restart or a new finger, the password first."
+pam demo-sudo "$ME" "$PASSWORD" "SCAN my-finger"; show
+
+say "3. From now on the finger: in, no password typed."
 pam demo-sudo "$ME" "" "SCAN my-finger"; show
 
-say "3. A wrong finger, three times: 'Try Again' twice, then the password, which works."
+say "4. A wrong finger, three times: 'try again' twice, then the password (which clears the strikes)."
 pam demo-sudo "$ME" "$PASSWORD" "SCAN someone-else" "SCAN someone-else" "SCAN someone-else"; show
 
-say "4. The sensor asks to centre the finger (a hint, not a strike), then the right finger."
+say "5. The sensor asks to centre the finger (a hint, not a strike), then the right finger."
 pam demo-sudo "$ME" "" "RETRY 2" "SCAN my-finger"; show
 
-say "5. Nobody touches the sensor (timeout=3): the password prompt comes after 3 s."
-service demo-slow "auth [success=done default=ignore] $MODULE $ARGS timeout=3" \
-                  "auth required $MATRIX passdb=$T/passdb"
-pam demo-slow "$ME" "$PASSWORD"; show
+say "6. Five wrong fingers in a row (three, a mistyped password, two more): fingerprints locked."
+pam demo-sudo "$ME" "typo" "SCAN someone-else" "SCAN someone-else" "SCAN someone-else"; show
+pam demo-sudo "$ME" "typo" "SCAN someone-else" "SCAN someone-else"; show
+status
+say "7. Locked: the sensor is not even opened, the right finger is not asked for; the password unlocks."
+pam demo-sudo "$ME" "$PASSWORD" "SCAN my-finger"; show
+status
+pam demo-sudo "$ME" "" "SCAN my-finger"; show
 
-say "6. A remote session (PAM_RHOST=203.0.113.9): straight to the password, no sensor, no helper."
+say "8. Nobody touches the sensor (timeout=3): the password prompt comes after 3 s."
+service demo-slow "auth [success=done abort=die default=ignore] $MODULE $ARGS timeout=3" \
+                  "auth required $MATRIX passdb=$T/passdb"
+PAM_OPS=authenticate pam demo-slow "$ME" "$PASSWORD"; show
+
+say "9. A remote session (PAM_RHOST=203.0.113.9): straight to the password, no sensor, no helper."
 PAM_ITEMS="-I rhost=203.0.113.9" pam demo-sudo "$ME" "$PASSWORD"; show
 
-say "7. The sensor is unplugged in the middle of the scan: the password."
+say "10. The sensor is unplugged in the middle of the scan: the password."
 pam demo-sudo "$ME" "$PASSWORD" "UNPLUG"; show
 
-say "8. The helper crashes: never a way in, always the password."
+say "11. The helper crashes: never a way in, always the password."
 printf '#!/bin/sh\necho "touchauth 1"\nkill -SEGV $$\n' > "$T/crashing-helper"; chmod 0755 "$T/crashing-helper"
-service demo-crash "auth [success=done default=ignore] $MODULE config=$T/touchauth.conf helper=$T/crashing-helper" \
+service demo-crash "auth [success=done abort=die default=ignore] $MODULE config=$T/touchauth.conf helper=$T/crashing-helper" \
                    "auth required $MATRIX passdb=$T/passdb"
-pam demo-crash "$ME" "wrong password"; show
+PAM_OPS=authenticate pam demo-crash "$ME" "wrong password"; show
 echo "    (a wrong password here: nothing gets in)"
 
 say "Done. Nothing outside $T was touched, and it is removed now."

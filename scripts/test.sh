@@ -52,6 +52,9 @@ suite "config files: the shim's parser" pam/tests/check_config_files.sh pam/test
 suite "config files: the helper's parser" pam/tests/check_config_files.sh "$HELPER_BIN" config-dump --config
 suite "e2e: faulty helpers never authenticate" pam/tests/e2e_fake_helpers.sh
 suite "e2e: core flow (virtual sensor, pam_unix, pamtester)" tests/e2e/core_flow.sh
+suite "e2e: strikes, lockout, trust rules, state store (acct_mgmt, parallel, kill -9)" tests/e2e/lockout.sh
+suite "e2e: terminal keys in real sudo and su (tmux, unshare), skips, lid" tests/e2e/terminal.sh
+suite "e2e: install, pam-auth-update, real /etc/pam.d, translations, man, uninstall, .deb" tests/e2e/install.sh
 
 echo
 if [ ${#FAILED_SUITES[@]} -ne 0 ]; then
