@@ -7,7 +7,7 @@ HELPER_BIN="$ROOT/.build/release/touchauth"
 MODULE_SO="$ROOT/pam/pam_touchauth.so"
 
 BUILD_PACKAGES="libfprint-2-dev libglib2.0-dev libpam0g-dev pkg-config make gcc scdoc gettext"
-TEST_PACKAGES="clang-format pamtester libpam-wrapper libpam-modules python3 python3-gi gir1.2-fprint-2.0 valgrind sudo tmux"
+TEST_PACKAGES="clang-format pamtester libpam-wrapper libpam-modules python3 python3-gi gir1.2-fprint-2.0 valgrind sudo tmux socat"
 
 # ensure_packages PKG...: apt-get install the ones not installed yet (one apt-get update first).
 ensure_packages() {
