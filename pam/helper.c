@@ -218,6 +218,15 @@ __attribute__((noreturn)) static void exec_child(enum helper_mode mode, const ch
 	sigemptyset(&empty);
 	(void)sigprocmask(SIG_SETMASK, &empty, NULL);
 
+	/*
+	 * pam_unix's recipe: a setuid host (sudo, su) runs us with real uid = the
+	 * user.  The helper takes a non-root real uid for a caller that may only
+	 * verify itself (a screen locker through the setuid helper), so make it
+	 * root all through; with no root to give (a screen locker) the helper's
+	 * own setuid bit decides.
+	 */
+	if (geteuid() == 0 && setuid(0) != 0)
+		_exit(127);
 	execve(path, argv, envp);
 	_exit(127);
 }

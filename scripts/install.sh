@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Installs touchauth the Debian way (DESIGN.md §6). Root; builds first if needed.
-#   scripts/install.sh [--prefix DIR] [--destdir DIR] [--no-build] [--list]
+#   scripts/install.sh [--prefix DIR] [--destdir DIR] [--no-build] [--list] [--setuid]
 #
 #   module        <multiarch PAM dir, where pam_unix.so is>/pam_touchauth.so
 #   helper        PREFIX/libexec/touchauth/touchauth, and PREFIX/bin/touchauth -> it
@@ -15,12 +15,15 @@
 # under a directory (scripts/package.sh uses it); then root is not needed. /etc/pam.d is never
 # changed: the command that enables the profile is printed at the end. Running it again is
 # harmless. --list prints the files it installs (scripts/uninstall.sh removes those).
+# --setuid installs the helper setuid root (4755) so screen lockers, which run PAM as the user,
+# can use the fingerprint; off by default (README "Screen lockers and the setuid helper").
 source "$(dirname "$0")/lib.sh"
 
 PREFIX=/usr
 DESTDIR=${DESTDIR:-}
 BUILD=yes
 LIST=no
+HELPER_MODE=0755
 while [ $# -gt 0 ]; do
     case $1 in
         --prefix) PREFIX=${2:?--prefix needs a directory}; shift ;;
@@ -29,7 +32,8 @@ while [ $# -gt 0 ]; do
         --destdir=*) DESTDIR=${1#--destdir=} ;;
         --no-build) BUILD=no ;;
         --list) LIST=yes ;;
-        -h|--help) sed -n '2,18p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+        --setuid) HELPER_MODE=4755 ;;
+        -h|--help) sed -n '2,19p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
         *) echo "install.sh: unknown argument '$1' (see --help)" >&2; exit 2 ;;
     esac
     shift
@@ -117,7 +121,7 @@ put() {  # put MODE SOURCE DEST
 }
 
 put 0644 "$MODULE_SO" "$PAMDIR/pam_touchauth.so"
-put 0755 "$HELPER_BIN" "$HELPER_DEST"
+put "$HELPER_MODE" "$HELPER_BIN" "$HELPER_DEST"
 mkdir -p "$DESTDIR$(dirname "$COMMAND")"
 ln -sfn "$(realpath -m --relative-to="$(dirname "$COMMAND")" "$HELPER_DEST")" "$DESTDIR$COMMAND"
 

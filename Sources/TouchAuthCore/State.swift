@@ -29,6 +29,29 @@ public struct UserState: Equatable, Sendable {
         if strikes >= threshold && lockedAt == nil { lockedAt = now }
     }
 
+    /// Before a scan whose helper its caller can kill (the setuid helper started by the user
+    /// himself): the strike is counted before the sensor is armed, so a kill between the scan
+    /// and its bookkeeping saves nothing. False, and locked, when the strikes already reached
+    /// `threshold` (a run killed after its charge still counts).
+    public mutating func charge(threshold: Int, now: Int) -> Bool {
+        guard strikes < threshold else {
+            if lockedAt == nil { lockedAt = now }
+            return false
+        }
+        strikes += 1
+        return true
+    }
+
+    /// The charged scan did not match: its strike is already counted; lock at `threshold`.
+    public mutating func chargedNoMatch(threshold: Int, now: Int) {
+        if strikes >= threshold && lockedAt == nil { lockedAt = now }
+    }
+
+    /// The charged scan ended without a verdict (a retry hint, the timeout, a sensor error).
+    public mutating func refund() {
+        if strikes > 0 { strikes -= 1 }
+    }
+
     /// A fingerprint match: the strikes start over (a lockout is not cleared by a finger: a
     /// locked user never gets to scan).
     public mutating func matched() { strikes = 0 }

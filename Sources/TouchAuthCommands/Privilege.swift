@@ -1,0 +1,71 @@
+import Glibc
+import TouchAuthCore
+
+/// Who started the helper, and what that caller may ask (DESIGN.md §5.4).
+///
+/// The module runs the helper with real uid 0 whenever it can (sudo, su, login, GDM: it calls
+/// `setuid(0)` before `execve`, as pam_unix does for `unix_chkpwd`). A screen locker runs PAM as
+/// the user: then only the helper's own setuid bit makes it root, and the real uid is the user.
+/// Anyone can start a setuid program with any argv, stdin and environment, so a non-root real
+/// uid gets `unix_chkpwd`'s deal: verify your own prints with the administrator's settings,
+/// and nothing else.
+enum Privilege {
+    /// The module arguments a non-root caller may pass: they change the prompt, never what is
+    /// checked, where prints and state live, which sensor is used, or the lockout.
+    static let callerArguments: Set<String> = ["reason", "fallback_title", "timeout", "max_tries"]
+
+    /// The real uid when it is not root: the caller is then restricted (`restrict`).
+    static var restrictedCaller: uid_t? {
+        let uid = getuid()
+        return uid == 0 ? nil : uid
+    }
+
+    /// Called first thing after the environment is emptied. A setuid run (real uid not root,
+    /// effective uid root) keeps root only for exactly `touchauth pam-verify` with stdin not a
+    /// terminal; `pam-account` (it clears the lockout) is refused; anything else runs with the
+    /// privileges dropped for good, as a plain user's command.
+    static func restrict(_ arguments: [String]) {
+        let uid = getuid()
+        guard uid != 0 else { return }
+        if arguments.first == "pam-account" {
+            System.log(LOG_ERR, "pam-account refused: real uid \(uid) is not root")
+            System.write("touchauth: pam-account: only root may clear a lockout\n", to: 2)
+            exit(2)
+        }
+        guard geteuid() == 0 else { return }  // no privileges to guard
+        if arguments == ["pam-verify"] {
+            // The module always gives a pipe; a terminal means a person typing a forged request.
+            if isatty(0) != 0 {
+                System.log(LOG_ERR, "pam-verify refused for uid \(uid): stdin is a terminal")
+                System.write("touchauth: pam-verify: stdin is a terminal\n", to: 2)
+                exit(2)
+            }
+            return
+        }
+        guard setgid(getgid()) == 0, setuid(uid) == 0, geteuid() == uid, setuid(0) != 0 else {
+            System.write("touchauth: cannot drop privileges\n", to: 2)
+            exit(1)
+        }
+    }
+
+    /// The module arguments of a restricted caller's request that are applied; the others are
+    /// logged and ignored (`config=`, `print_dir`, `state_dir`, `helper`, `virtual_device*`, the
+    /// lockout and trust keys, `debug`): the root-owned default config file decides those.
+    static func filter(_ arguments: [String], caller: uid_t) -> [String] {
+        arguments.filter { argument in
+            let key = String(argument.prefix { $0 != "=" })
+            if callerArguments.contains(key) { return true }
+            System.log(LOG_WARNING, "uid \(caller): module argument \(key) ignored (caller is not root)")
+            return false
+        }
+    }
+
+    /// A restricted caller may only ever verify itself: the name must be the real uid's own.
+    static func mayVerify(_ name: String, caller: uid_t) -> Bool {
+        guard let own = System.userName(of: caller), own == name else {
+            System.log(LOG_ERR, "uid \(caller) asked to verify another user; refused")
+            return false
+        }
+        return true
+    }
+}

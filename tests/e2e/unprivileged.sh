@@ -1,0 +1,256 @@
+#!/usr/bin/env bash
+# Hostile unprivileged users (issue 6): the caller's environment through real sudo, and the
+# setuid helper that screen lockers need (README "Screen lockers"), attacked directly.
+#
+# All of it runs in one private mount namespace (unshare -m) that bind-mounts test files over
+# /etc/pam.d/sudo, /etc/sudoers and /etc/security (a copy with our touchauth.conf, since a
+# helper started by a user reads only the default config path): the real files are never changed.
+# The helper runs from $W/bin, a root-owned 0755 directory, as a setuid-root copy (4755).
+# The attacker is the test user: an interactive shell in tmux for sudo, `setpriv` for the rest.
+source "$(dirname "$0")/lib.sh"
+
+for tool in tmux sudo unshare setpriv gcc; do
+    command -v "$tool" > /dev/null || { echo "missing $tool"; echo "0 passed, 1 failed"; exit 1; }
+done
+make_user "$TUSER" "$TPASS"
+OTHER=$NOPRINTS_USER  # a second user, with prints of her own here
+make_user "$OTHER" "$TPASS"
+TUID=$(id -u "$TUSER")
+mkdir -m 0700 "$T/state"
+W=$(mktemp -d /tmp/touchauth-unpriv.XXXXXX)
+chmod 0755 "$W"
+mkdir -m 0755 "$W/bin" "$W/etc-security"
+mkdir -m 0777 "$W/u"  # the attacker's traces
+cp "$HELPER" "$W/bin/touchauth"; chmod 4755 "$W/bin/touchauth"
+SUID="$W/bin/touchauth"
+CONF="$T/touchauth.conf"  # enroll() reads this one; the namespace sees a copy as the default
+cp -a /etc/security/. "$W/etc-security/"
+conf() {
+    write_config "$CONF" "helper=$SUID" "state_dir=$T/state" "timeout=3" "password_after_boot=no" \
+        "password_max_age=0" "password_after_enroll_change=no" "$@"
+    cp -p "$CONF" "$W/etc-security/touchauth.conf"
+}
+conf
+enroll "$TUSER" right-index-finger tu-right-index
+enroll "$OTHER" right-index-finger other-right-index
+
+printf '%s\n' "auth [success=done abort=die default=ignore] $MODULE debug" \
+    "auth required pam_unix.so try_first_pass nodelay" "account required pam_permit.so" \
+    "session required pam_permit.so" > "$T/pam-sudo"
+printf '%s\n' 'Defaults !lecture, timestamp_timeout=0' 'root ALL=(ALL:ALL) ALL' \
+    "$TUSER ALL=(root) ALL" > "$T/sudoers"
+chmod 0440 "$T/sudoers"
+mkdir -m 0755 "$W/svc"
+printf '%s\n' "auth required $MODULE debug" "account required pam_permit.so" > "$W/svc/locker"
+
+syslog_start
+TMUX_SOCK="$W/tmux.sock"
+tm() { tmux -S "$TMUX_SOCK" "$@"; }
+NSPID=""
+trap 'tm kill-server 2>/dev/null; [ -n "$NSPID" ] && kill "$NSPID" 2>/dev/null; syslog_stop; rm -rf "$W" "$T"' EXIT
+
+# The namespace: a sleeper holds it; `ns CMD...` runs a command inside it (nsenter).
+unshare -m sh -c 'mount --bind "$1" /etc/pam.d/sudo && mount --bind "$2" /etc/sudoers &&
+    mount --bind "$3" /etc/security && exec sleep 100000' sh "$T/pam-sudo" "$T/sudoers" "$W/etc-security" &
+NSPID=$!
+for _ in $(seq 200); do
+    [ "$(readlink /proc/$NSPID/ns/mnt)" != "$(readlink /proc/self/ns/mnt)" ] &&
+        nsenter -t "$NSPID" -m grep -q "virtual_device" /etc/security/touchauth.conf 2>/dev/null && break
+    sleep 0.01
+done
+ns() { nsenter -t "$NSPID" -m "$@"; }
+# as_user CMD...: the attacker, with nothing inherited but what the command line sets.
+as_user() { ns setpriv --reuid="$TUSER" --regid="$TUSER" --init-groups env -i PATH=/usr/bin:/bin HOME="$W/u" "$@"; }
+
+# The attacker's kit: a fake sensor that answers like the virtual driver on a socket of theirs,
+# sending the right finger's id to whoever listens there, and a preload library that leaves a mark.
+EVIL="$W/u/evil.sock"
+cat > "$W/u/evil.c" <<EOF
+#include <stdio.h>
+__attribute__((constructor)) static void mark(void) { FILE *f = fopen("$W/u/preloaded", "a"); if (f) { fputs("loaded\n", f); fclose(f); } }
+EOF
+gcc -shared -fPIC -o "$W/u/evil.so" "$W/u/evil.c"
+chmod 0755 "$W/u/evil.so"
+# Listens on the evil socket (in case a sensor would connect) and, whenever someone else listens
+# there instead (a helper that obeyed FP_VIRTUAL_DEVICE), sends it the right finger.
+cat > "$W/u/evil.py" <<'EOF'
+import os, socket, sys, time
+path, marker = sys.argv[1], sys.argv[2]
+open(path + ".pid", "w").write(str(os.getpid()))
+srv = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM); srv.bind(path); srv.listen(4); srv.setblocking(False)
+ino = os.stat(path).st_ino
+end = time.monotonic() + float(sys.argv[3])
+while time.monotonic() < end:
+    try:
+        c, _ = srv.accept(); open(marker, "a").write("a sensor connected to us\n"); c.close()
+    except BlockingIOError:
+        pass
+    try:
+        if os.stat(path).st_ino != ino:
+            open(marker, "a").write("someone replaced our socket\n")
+            s = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM); s.connect(path); s.sendall(b"SCAN tu-right-index"); s.close()
+    except OSError:
+        pass
+    time.sleep(0.01)
+EOF
+ATTACK_ENV=(FP_VIRTUAL_DEVICE="$EVIL" FP_VIRTUAL_DEVICE_STORAGE="$EVIL" FP_DRIVERS_WHITELIST=virtual_device
+    GIO_EXTRA_MODULES="$W/u" G_DEBUG=fatal-warnings G_MESSAGES_DEBUG=all LD_PRELOAD="$W/u/evil.so"
+    LD_LIBRARY_PATH="$W/u" SWIFT_BACKTRACE=enable=on,swift-backtrace=/bin/false)
+start_evil() {  # start_evil SECONDS: the attacker's fake sensor, as the attacker
+    rm -f "$EVIL" "$EVIL.pid" "$W/u/evil.log"
+    as_user python3 "$W/u/evil.py" "$EVIL" "$W/u/evil.log" "$1" &
+    EVIL_PID=$!
+    for _ in $(seq 200); do [ -S "$EVIL" ] && break; sleep 0.01; done
+}
+stop_evil() {  # (the python pid, not the wrapper's: killing nsenter's parent leaves it running)
+    kill "$(cat "$EVIL.pid" 2>/dev/null)" 2>/dev/null; wait "$EVIL_PID" 2>/dev/null
+}
+evil_untouched() { [ ! -s "$W/u/evil.log" ]; }
+not_preloaded() { [ ! -e "$W/u/preloaded" ]; }
+
+echo "# real sudo, the attacker's environment: FP_*, GIO_*, G_*, LD_*, SWIFT_BACKTRACE"
+ns tmux -S "$TMUX_SOCK" -f /dev/null new-session -d -s t -x 160 -y 50 \
+    "setpriv --reuid=$TUSER --regid=$TUSER --init-groups env -i HOME=$W/u TERM=screen PATH=/usr/bin:/bin PS1='\$ ' bash --norc --noprofile"
+screen() { tm capture-pane -p -t t | sed '/^$/d'; }
+wait_for() {  # wait_for TEXT SECONDS
+    local i
+    for i in $(seq $(($2 * 100))); do screen | grep -qF -- "$1" && return 0; sleep 0.01; done
+    return 1
+}
+start_evil 8
+rm -f "$SOCK" "$W/u/ran"
+tm send-keys -t t "clear; $(printf '%q ' "${ATTACK_ENV[@]}") sudo touch $W/u/ran" Enter
+wait_for "Place your finger" 10
+OUT=$(screen)
+check "(control) our stack runs under sudo: the fingerprint prompt" has "Place your finger"
+HPID=$(pgrep -x touchauth | head -1)
+ENVIRON=$(tr '\0' '\n' < "/proc/$HPID/environ" 2>/dev/null)
+OUT="helper pid $HPID, environment: $ENVIRON"
+check "the helper under sudo got none of FP_*, G_*, GIO_*, LD_*, SWIFT_* (only the locale)" \
+    test -n "$HPID" -a -z "$(grep -E '^(FP_|G_|GIO_|LD_|SWIFT_)' <<<"$ENVIRON")"
+check "...and it runs with real uid 0 (the module's setuid(0), as pam_unix does)" \
+    test "$(awk '/^Uid:/ {print $2}' "/proc/$HPID/status" 2>/dev/null)" = 0
+check "the helper listens on the root-only socket from root's config" test -S "$SOCK"
+wait_for "password for $TUSER" 10
+OUT=$(screen)
+check "the attacker's sensor never authenticated: the fingerprint timed out to the password" has "password for $TUSER"
+tm send-keys -t t C-c
+sleep 0.3
+stop_evil
+check "...nothing ran" test ! -e "$W/u/ran"
+OUT=$(cat "$W/u/evil.log" 2>/dev/null)
+check "...the attacker's socket was never taken over nor used" evil_untouched
+check "...the attacker's preload library was loaded nowhere" not_preloaded
+tm kill-server 2>/dev/null
+
+echo "# the setuid helper for screen lockers: pamtester as the user, helper= from root's config"
+fresh_state() { rm -f "$T/state/$TUID" "$T/state/$TUID".*; }
+strikes() { sed -n 's/^strikes //p' "$T/state/$TUID" 2>/dev/null || echo 0; }
+locker() {  # locker USER-TO-VERIFY SCANS...: pamtester run by the test user (as a screen locker)
+    local who=$1; shift
+    rm -f "$SOCK"
+    local sender=""
+    if [ $# -gt 0 ]; then python3 "$E2E/vsensor.py" "$SOCK" "$@" > /dev/null 2>&1 & sender=$!; fi
+    as_user setsid -w timeout 30 env LD_PRELOAD=libpam_wrapper.so PAM_WRAPPER=1 \
+        PAM_WRAPPER_SERVICE_DIR="$W/svc" pamtester -v locker "$who" authenticate < /dev/null > "$T/out" 2>&1
+    RC=$?
+    [ -n "$sender" ] && { kill "$sender" 2>/dev/null; wait "$sender" 2>/dev/null; }
+    OUT=$(cat "$T/out")
+}
+fresh_state
+: > "$T/syslog"
+locker "$TUSER" "SCAN tu-right-index"
+check "a user verifies herself through the setuid helper" succeeded
+locker "$TUSER" "SCAN wrong" "SCAN wrong" "SCAN wrong"
+check "three wrong fingers: PAM_MAXTRIES" has "$MSG_MAXTRIES"
+check "...each is a strike on disk (strikes 3)" test "$(strikes)" = 3
+locker "$TUSER" "SCAN tu-right-index"
+check "a match through the setuid helper succeeds" succeeded
+check "...and starts the strikes over" test "$(strikes)" = 0
+: > "$T/syslog"
+locker "$OTHER" "SCAN other-right-index"
+check "the user asks to verify another user, with that user's finger: no success" lacks "successfully authenticated"
+check "...syslog: refused" logged "asked to verify another user; refused"
+locker root "SCAN other-right-index"
+check "...nor root" lacks "successfully authenticated"
+
+echo "# the setuid helper started directly with forged requests"
+req() {  # req USER ARGS...: a request line by line
+    local user=$1; shift
+    printf 'touchauth-request 1\nuser %s\nservice locker\nfallback none\n' "$user"
+    for a in "$@"; do printf 'arg %s\n' "$a"; done
+    printf 'end\n'
+}
+direct() {  # direct REQUEST-FILE [SCANS...]: the attacker runs the setuid helper, stdin a file
+    local file=$1; shift
+    rm -f "$SOCK"
+    local sender=""
+    if [ $# -gt 0 ]; then python3 "$E2E/vsensor.py" "$SOCK" "$@" > /dev/null 2>&1 & sender=$!; fi
+    OUT=$(as_user "$SUID" pam-verify < "$file" 2>&1)
+    RC=$?
+    [ -n "$sender" ] && { kill "$sender" 2>/dev/null; wait "$sender" 2>/dev/null; }
+}
+req "$OTHER" > "$W/u/other.req"
+direct "$W/u/other.req" "SCAN other-right-index"
+check "forged request for another user, her finger scanned: systemCancel" has "result systemCancel"
+check "...never success" lacks "result success"
+# The attacker's own prints, state and sensor, named in the request: all ignored.
+mkdir -p "$W/u/prints/$TUSER/virtual_device/0" "$W/u/state"
+cp "$T/prints/$OTHER/virtual_device/0/7" "$W/u/prints/$TUSER/virtual_device/0/7"
+req "$TUSER" "config=$W/u/evil.conf" "print_dir=$W/u/prints" "state_dir=$W/u/state" \
+    "virtual_device=$EVIL" "helper=/bin/true" "lockout_threshold=1000" "max_tries=1" > "$W/u/self.req"
+: > "$T/syslog"
+start_evil 6
+direct "$W/u/self.req" "SCAN other-right-index"
+stop_evil
+check "forged arguments (print_dir, state_dir, virtual_device, config) + a foreign finger: no success" lacks "result success"
+check "...the attacker's fake sensor was never used" evil_untouched
+check "...the print_dir argument was ignored and logged" logged "module argument print_dir ignored (caller is not root)"
+check "...config= too" logged "module argument config ignored"
+check "...the strike went to root's state dir, not the attacker's" test "$(strikes)" = 1 -a ! -e "$W/u/state/$TUID"
+direct "$W/u/self.req" "SCAN tu-right-index"
+check "(control) the same forged request with her own finger on root's sensor: success" has "result success"
+# The attacker's environment on the setuid helper itself (AT_SECURE + sanitizeEnvironment).
+req "$TUSER" > "$W/u/plain.req"
+rm -f "$SOCK" "$W/u/preloaded"
+start_evil 6
+python3 "$E2E/vsensor.py" "$SOCK" "SCAN tu-right-index" > /dev/null 2>&1 &
+sender=$!
+OUT=$(as_user env "${ATTACK_ENV[@]}" "$SUID" pam-verify < "$W/u/plain.req" 2>&1)
+wait "$sender"
+stop_evil
+check "setuid helper with the attacker's environment: the right finger on root's sensor works" has "result success"
+check "...the attacker's sensor was never used" evil_untouched
+check "...LD_PRELOAD was not loaded (AT_SECURE)" not_preloaded
+check "...Swift's backtracer refuses SWIFT_BACKTRACE in a privileged process" has "not supported for privileged executables"
+
+echo "# the setuid helper refuses what the module never asks"
+OUT=$(ns setpriv --reuid="$TUSER" --regid="$TUSER" --init-groups script -qec "$SUID pam-verify" /dev/null < /dev/null 2>&1)
+check "stdin a terminal: refused" has "stdin is a terminal"
+OUT=$(as_user "$SUID" pam-verify extra < "$W/u/plain.req" 2>&1); RC=$?
+check "argv with an extra word: refused (exit 2)" test "$RC" = 2
+OUT=$(as_user "$SUID" pam-account < "$W/u/plain.req" 2>&1); RC=$?
+check "pam-account (it clears the lockout): refused (exit 2)" test "$RC" = 2 -a -n "$(grep 'only root' <<<"$OUT")"
+printf 'touchauth-state 1\nstrikes 5\nlocked_at 1700000000\npassword_at -\npassword_boot_id -\nprints_hash -\n' > "$T/state/$TUID"
+chmod 0600 "$T/state/$TUID"
+OUT=$(as_user "$SUID" unlock "$TUSER" 2>&1)
+check "unlock by the user: fails with privileges dropped" grep -q "locked_at 1700000000" "$T/state/$TUID"
+OUT=$(as_user "$SUID" config-dump --config /etc/shadow 2>&1)
+check "config-dump --config /etc/shadow by the user: unreadable once privileges are dropped" lacks "root:"
+locker "$TUSER" "SCAN tu-right-index"
+check "a locked user: no success through the setuid helper" lacks "successfully authenticated"
+
+echo "# a killed setuid helper keeps its strike (strikes are charged before the sensor is armed)"
+fresh_state
+for i in 1 2 3; do
+    rm -f "$SOCK"
+    as_user "$SUID" pam-verify < "$W/u/plain.req" > /dev/null 2>&1 &
+    for _ in $(seq 500); do [ -S "$SOCK" ] && break; sleep 0.01; done
+    pkill -KILL -x -U "$TUSER" touchauth
+    wait $! 2>/dev/null
+done
+check "three helpers SIGKILLed mid-scan by their user: 3 strikes on disk" test "$(strikes)" = 3
+direct "$W/u/plain.req" "SCAN tu-right-index"
+check "(control) the right finger still works and clears them" test "$(strikes)" = 0
+
+summary

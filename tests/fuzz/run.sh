@@ -1,0 +1,42 @@
+#!/usr/bin/env bash
+# tests/fuzz/run.sh [SECONDS]: the helper's decoders under libFuzzer with ASan: the config
+# grammar (file and module arguments), the shim's request, and the state file. Each target is
+# tests/fuzz/FuzzCore.swift compiled with Sources/TouchAuthCore by `swiftc -sanitize=fuzzer,address`
+# (the Swift toolchain ships libFuzzer) and run for SECONDS (default $FUZZ_SECONDS or 30) on a
+# copy of tests/fuzz/corpus/<target>. A crash fails; the input is kept in tests/fuzz/crashes/.
+# Prints "N passed, M failed".
+set -uo pipefail
+here=$(cd "$(dirname "$0")" && pwd)
+root=$(cd "$here/../.." && pwd)
+seconds=${1:-${FUZZ_SECONDS:-30}}
+SWIFTC=${SWIFTC:-$(ls /opt/swift/usr/bin/swiftc 2>/dev/null || command -v swiftc)}
+work=$(mktemp -d /tmp/touchauth-fuzz.XXXXXX)
+trap 'rm -rf "$work"; rmdir "$here/crashes" 2>/dev/null' EXIT
+passed=0 failed=0
+
+for target in config request state; do
+    flag=FUZZ_$(echo "$target" | tr a-z A-Z)
+    if ! "$SWIFTC" -sanitize=fuzzer,address -parse-as-library -O -D "$flag" -module-name FuzzCore \
+        "$root"/Sources/TouchAuthCore/*.swift "$here/FuzzCore.swift" -o "$work/fuzz_$target" \
+        > "$work/$target.build" 2>&1; then
+        failed=$((failed + 1)); echo "FAIL - build fuzz_$target:"; grep -v 'Cannot export local symbol' "$work/$target.build" | head -20
+        continue
+    fi
+    mkdir -p "$work/corpus-$target" "$here/crashes"
+    cp "$here/corpus/$target/"* "$work/corpus-$target/"
+    "$work/fuzz_$target" -max_total_time="$seconds" -timeout=10 -rss_limit_mb=2048 -max_len=8192 \
+        -artifact_prefix="$here/crashes/$target-" -print_final_stats=1 \
+        "$work/corpus-$target" > "$work/$target.log" 2>&1
+    rc=$?
+    runs=$(sed -n 's/^stat::number_of_executed_units: *//p' "$work/$target.log")
+    if [ "$rc" -eq 0 ]; then
+        passed=$((passed + 1))
+        echo "ok   - fuzz_$target (Swift): ${runs:-?} executions in ${seconds} s, no crash ($(ls "$work/corpus-$target" | wc -l) inputs in the corpus)"
+    else
+        failed=$((failed + 1))
+        echo "FAIL - fuzz_$target (Swift, exit $rc):"
+        grep -E 'Fatal error|ERROR|SUMMARY|Test unit written|==[0-9]+==' "$work/$target.log" | head -20
+    fi
+done
+echo "$passed passed, $failed failed"
+[ "$failed" -eq 0 ]
