@@ -40,8 +40,8 @@
 #define AUTH_NOT_MATCHED "not-matched"
 #define PWBUF_MAX	 (1024 * 1024)
 
-/* Before any path is built from it (DESIGN.md §5.2). */
-static int check_user(pam_handle_t *pamh, const char *user)
+/* Before any path is built from it (DESIGN.md §5.2).  Sets *uid when given. */
+static int check_user(pam_handle_t *pamh, const char *user, uid_t *uid)
 {
 	struct passwd pw, *result = NULL;
 	char *buf = NULL;
@@ -85,6 +85,8 @@ static int check_user(pam_handle_t *pamh, const char *user)
 		pam_syslog(pamh, LOG_ERR, "unknown user");
 		goto out;
 	}
+	if (uid != NULL)
+		*uid = pw.pw_uid;
 	retval = PAM_SUCCESS;
 out:
 	free(buf);
@@ -298,7 +300,24 @@ static int has_print_dir(pam_handle_t *pamh, const struct options *opts, const c
 		pam_syslog(pamh, LOG_ERR, "print directory path too long");
 		return 0;
 	}
-	return lstat(path, &st) == 0 && S_ISDIR(st.st_mode);
+	if (lstat(path, &st) == 0)
+		return S_ISDIR(st.st_mode);
+	/* A screen locker runs as the user: root's print_dir is for the setuid helper. */
+	return errno == EACCES && geteuid() != 0;
+}
+
+/*
+ * `touchauth disable`: the marker <state_dir>/<uid>.disabled (Switch.swift).
+ * Anything there counts: it can only send the user to the password.  A
+ * caller that cannot see into root's state_dir leaves it to the helper.
+ */
+static int is_disabled(const struct options *opts, uid_t uid)
+{
+	char path[CONFIG_PATH_MAX + 32];
+	struct stat st;
+	int n = snprintf(path, sizeof(path), "%s/%u.disabled", opts->state_dir, (unsigned)uid);
+
+	return n > 0 && (size_t)n < sizeof(path) && lstat(path, &st) == 0;
 }
 
 PAM_EXTERN int pam_sm_authenticate(pam_handle_t *pamh, int flags, int argc, const char **argv)
@@ -309,6 +328,7 @@ PAM_EXTERN int pam_sm_authenticate(pam_handle_t *pamh, int flags, int argc, cons
 	const struct ta_outcome_info *info;
 	const char *user = NULL;
 	const void *service = NULL;
+	uid_t uid = 0;
 	int retval;
 
 	(void)flags; /* pam_info messages are the prompt itself; sudo always sets PAM_SILENT */
@@ -325,7 +345,7 @@ PAM_EXTERN int pam_sm_authenticate(pam_handle_t *pamh, int flags, int argc, cons
 		retval = PAM_USER_UNKNOWN;
 		goto out;
 	}
-	retval = check_user(pamh, user);
+	retval = check_user(pamh, user, &uid);
 	if (retval != PAM_SUCCESS)
 		goto out;
 	/* Static strings: no cleanup needed, nothing to free in the host. */
@@ -352,6 +372,12 @@ PAM_EXTERN int pam_sm_authenticate(pam_handle_t *pamh, int flags, int argc, cons
 	if (!has_print_dir(pamh, &opts, user)) {
 		if (opts.debug)
 			pam_syslog(pamh, LOG_DEBUG, "no enrolled prints");
+		retval = PAM_AUTHINFO_UNAVAIL;
+		goto out;
+	}
+	if (is_disabled(&opts, uid)) {
+		if (opts.debug)
+			pam_syslog(pamh, LOG_DEBUG, "fingerprint turned off for this user");
 		retval = PAM_AUTHINFO_UNAVAIL;
 		goto out;
 	}
@@ -403,7 +429,13 @@ PAM_EXTERN int pam_sm_acct_mgmt(pam_handle_t *pamh, int flags, int argc, const c
 	if (options_load(pamh, argc, argv, &opts, &err) != PAM_SUCCESS)
 		goto out;
 	if (pam_get_user(pamh, &user, NULL) != PAM_SUCCESS || user == NULL ||
-	    check_user(pamh, user) != PAM_SUCCESS)
+	    check_user(pamh, user, NULL) != PAM_SUCCESS)
+		goto out;
+	/*
+	 * Only root may clear a lockout: the setuid helper refuses pam-account
+	 * from a user's process (a screen locker), whose password check we cannot see.
+	 */
+	if (geteuid() != 0)
 		goto out;
 	/* No prints: the fingerprint is never tried, so there is nothing to clear. */
 	if (!has_print_dir(pamh, &opts, user))

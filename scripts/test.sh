@@ -51,9 +51,15 @@ suite "C unit tests (protocol parser, exported symbols)" make -s -C pam check
 suite "config files: the shim's parser" pam/tests/check_config_files.sh pam/tests/config_dump
 suite "config files: the helper's parser" pam/tests/check_config_files.sh "$HELPER_BIN" config-dump --config
 suite "e2e: faulty helpers never authenticate" pam/tests/e2e_fake_helpers.sh
+suite "e2e: security (user names, links and owners, faults, socket mode, valgrind)" tests/e2e/security.sh
+suite "e2e: unprivileged callers (real sudo vs the caller's env, setuid helper for screen lockers)" tests/e2e/unprivileged.sh
+suite "fuzz: the shim's reply and option parsers (libFuzzer, ASan+UBSan)" pam/fuzz/run.sh
+suite "fuzz: the helper's config, request and state decoders (Swift libFuzzer, ASan)" tests/fuzz/run.sh
 suite "e2e: core flow (virtual sensor, pam_unix, pamtester)" tests/e2e/core_flow.sh
 suite "e2e: strikes, lockout, trust rules, state store (acct_mgmt, parallel, kill -9)" tests/e2e/lockout.sh
 suite "e2e: terminal keys in real sudo and su (tmux, unshare), skips, lid" tests/e2e/terminal.sh
+suite "e2e: the touchauth command (enroll, list, delete, verify, enable/disable, doctor; match-on-chip)" tests/e2e/cli.sh
+suite "e2e: fprintd interop both ways (real fprintd, private bus, dbusmock polkit)" tests/e2e/fprintd.sh
 suite "e2e: install, pam-auth-update, real /etc/pam.d, translations, man, uninstall, .deb" tests/e2e/install.sh
 
 echo

@@ -25,6 +25,17 @@ public final class Device {
     public var enrollStages: Int { Int(fp_device_get_nr_enroll_stages(raw)) }
     /// Whether the sensor can find one print among many in one scan (`FP_DEVICE_FEATURE_IDENTIFY`).
     public var canIdentify: Bool { fp_device_has_feature(raw, FP_DEVICE_FEATURE_IDENTIFY) != 0 }
+    /// A match-on-chip sensor (`FP_DEVICE_FEATURE_STORAGE`): enrolment stores the template on the
+    /// device and the host file is only a reference to it, as with fprintd.
+    public var hasStorage: Bool { fp_device_has_feature(raw, FP_DEVICE_FEATURE_STORAGE) != 0 }
+    /// `FP_DEVICE_FEATURE_STORAGE_LIST`: the chip can say which prints it holds.
+    public var canListStorage: Bool { fp_device_has_feature(raw, FP_DEVICE_FEATURE_STORAGE_LIST) != 0 }
+    /// `FP_DEVICE_FEATURE_STORAGE_DELETE`.
+    public var canDeleteStorage: Bool { fp_device_has_feature(raw, FP_DEVICE_FEATURE_STORAGE_DELETE) != 0 }
+    /// `FP_DEVICE_FEATURE_DUPLICATES_CHECK`: enrolment refuses a finger the chip already holds.
+    public var checksDuplicates: Bool { fp_device_has_feature(raw, FP_DEVICE_FEATURE_DUPLICATES_CHECK) != 0 }
+    /// `fp_device_get_scan_type`: "press" or "swipe".
+    public var scanType: String { fp_device_get_scan_type(raw) == FP_SCAN_TYPE_SWIPE ? "swipe" : "press" }
 
     /// `fp_device_open_sync`.
     public func open(_ cancellable: Cancellable? = nil) throws(FingerprintError) {
@@ -66,6 +77,30 @@ public final class Device {
         return prints.firstIndex { $0.raw == match || fp_print_equal($0.raw, match) != 0 }
     }
 
+    /// The prints the chip holds (`fp_device_list_prints_sync`, a container of references we take
+    /// our own of before the array goes).
+    public func storedPrints(_ cancellable: Cancellable) throws(FingerprintError) -> [Print] {
+        var error: UnsafeMutablePointer<GError>?
+        guard let array = fp_device_list_prints_sync(raw, cancellable.raw, &error) else {
+            throw FingerprintError.consume(error)
+        }
+        defer { g_ptr_array_unref(array) }  // (transfer container): its free function drops its references
+        return (0..<Int(array.pointee.len)).compactMap { index in
+            array.pointee.pdata[index].map { element in
+                g_object_ref(element)
+                return Print(adopting: OpaquePointer(element))
+            }
+        }
+    }
+
+    /// Removes a print from the chip (`fp_device_delete_print_sync`).
+    public func deleteStored(_ print: Print, _ cancellable: Cancellable) throws(FingerprintError) {
+        var error: UnsafeMutablePointer<GError>?
+        guard fp_device_delete_print_sync(raw, print.raw, cancellable.raw, &error) != 0 else {
+            throw FingerprintError.consume(error)
+        }
+    }
+
     /// Enrolls a finger (`fp_device_enroll_sync`), calling `progress` after each stage with the
     /// number of stages done so far, or with a retry hint.
     public func enroll(
@@ -79,8 +114,8 @@ public final class Device {
                     raw, template.raw, cancellable.raw,
                     { _, stages, _, data, error in
                         let progress = data!.assumingMemoryBound(to: ((EnrollProgress) -> Void).self).pointee
-                        if let error, error.pointee.domain == touchauth_fp_device_retry_quark() {
-                            progress(.retry)  // (transfer none): libfprint frees it
+                        if let error, let hint = FingerprintError.retryHint(error) {
+                            progress(.retry(hint))  // (transfer none): libfprint frees it
                         } else {
                             progress(.stage(Int(stages)))
                         }
@@ -94,5 +129,5 @@ public final class Device {
 
 public enum EnrollProgress: Equatable {
     case stage(Int)
-    case retry
+    case retry(RetryHint)
 }

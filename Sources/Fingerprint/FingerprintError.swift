@@ -21,20 +21,25 @@ public enum FingerprintError: Error, Equatable, CustomStringConvertible {
         }
     }
 
+    /// The hint of an `FP_DEVICE_RETRY` error, nil for any other; does not free it (enrolment's
+    /// progress callback gets a transfer-none error).
+    static func retryHint(_ error: UnsafeMutablePointer<GError>) -> RetryHint? {
+        guard error.pointee.domain == touchauth_fp_device_retry_quark() else { return nil }
+        switch UInt32(bitPattern: error.pointee.code) {
+        case FP_DEVICE_RETRY_TOO_SHORT.rawValue: return .tooShort
+        case FP_DEVICE_RETRY_CENTER_FINGER.rawValue: return .centerFinger
+        case FP_DEVICE_RETRY_REMOVE_FINGER.rawValue: return .removeFinger
+        default: return .general
+        }
+    }
+
     /// Converts a transfer-full `GError` and frees it: the one place GErrors end.
     static func consume(_ error: UnsafeMutablePointer<GError>?) -> FingerprintError {
         guard let error else { return .unavailable("libfprint failed without an error") }
         defer { g_error_free(error) }
         let domain = error.pointee.domain
         let code = error.pointee.code
-        if domain == touchauth_fp_device_retry_quark() {
-            switch UInt32(bitPattern: code) {
-            case FP_DEVICE_RETRY_TOO_SHORT.rawValue: return .retry(.tooShort)
-            case FP_DEVICE_RETRY_CENTER_FINGER.rawValue: return .retry(.centerFinger)
-            case FP_DEVICE_RETRY_REMOVE_FINGER.rawValue: return .retry(.removeFinger)
-            default: return .retry(.general)
-            }
-        }
+        if let hint = retryHint(error) { return .retry(hint) }
         if domain == touchauth_g_io_error_quark(), UInt32(bitPattern: code) == G_IO_ERROR_CANCELLED.rawValue {
             return .cancelled
         }

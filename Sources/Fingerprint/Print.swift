@@ -43,6 +43,9 @@ public final class Print {
         return Array(UnsafeBufferPointer(start: data, count: Int(length)))
     }
 
+    /// The same enrolled print (`fp_print_equal`): how a host file is matched with its chip copy.
+    public func isSame(as other: Print) -> Bool { fp_print_equal(raw, other.raw) != 0 }
+
     public var finger: Finger? { Finger(rawValue: Int(fp_print_get_finger(raw).rawValue)) }
     public var username: String? { fp_print_get_username(raw).map { String(cString: $0) } }
     public var driver: String { fp_print_get_driver(raw).map { String(cString: $0) } ?? "" }

@@ -7,16 +7,20 @@ enum CommandError: Error, Equatable, CustomStringConvertible {
     case config(String)
     case unavailable(String)
     case failed(String)
+    /// Ctrl-C: the operation was cancelled through libfprint and left nothing behind.
+    case interrupted(String)
 
     var description: String {
         switch self {
-        case .usage(let why), .config(let why), .unavailable(let why), .failed(let why): why
+        case .usage(let why), .config(let why), .unavailable(let why), .failed(let why), .interrupted(let why): why
         }
     }
 
-    /// 2 for a command line that makes no sense, 1 for everything else.
+    /// 2 for a command line that makes no sense, 130 for Ctrl-C (as a shell reports SIGINT),
+    /// 1 for everything else.
     var exitStatus: Int32 {
         if case .usage = self { return 2 }
+        if case .interrupted = self { return 130 }
         return 1
     }
 }
@@ -38,13 +42,33 @@ let commands: [Command] = [
         usage: "touchauth pam-verify    (run by pam_touchauth.so; speaks pam/PROTOCOL.md on stdin/stdout)",
         run: { _ throws(CommandError) in exit(PamVerify.run()) }),
     Command(
-        name: "enroll", options: ["user": true, "finger": true, "config": true, "replace": false],
-        usage: "touchauth enroll --user USER [--finger FINGER] [--replace] [--config PATH]",
+        name: "enroll", options: ["user": true, "finger": true, "config": true, "replace": false, "device": true],
+        usage: "touchauth enroll [--user USER] [--finger FINGER] [--replace] [--device DRIVER/ID] [--config PATH]",
         run: Enroll.run),
     Command(
-        name: "list", options: ["user": true, "config": true],
-        usage: "touchauth list [--user USER] [--config PATH]",
+        name: "list", options: ["user": true, "json": false, "config": true],
+        usage: "touchauth list [--user USER] [--json] [--config PATH]",
         run: ListPrints.run),
+    Command(
+        name: "delete", options: ["user": true, "finger": true, "all": false, "device": true, "config": true],
+        usage: "touchauth delete --finger FINGER | --all [--user USER] [--device DRIVER/ID] [--config PATH]",
+        run: Delete.run),
+    Command(
+        name: "verify", options: ["user": true, "device": true, "config": true],
+        usage: "touchauth verify [--user USER] [--device DRIVER/ID] [--config PATH]    (one scan; no PAM, no strikes)",
+        run: Verify.run),
+    Command(
+        name: "enable", options: ["user": true, "device": true, "config": true],
+        usage: "touchauth enable [--user USER] [--device DRIVER/ID] [--config PATH]    (after one matching scan)",
+        run: Switch.enable),
+    Command(
+        name: "disable", options: ["user": true, "config": true],
+        usage: "touchauth disable [--user USER] [--config PATH]    (the password only, at once)",
+        run: Switch.disable),
+    Command(
+        name: "doctor", options: ["user": true, "json": false, "pam-dir": true, "config": true],
+        usage: "touchauth doctor [--user USER] [--json] [--pam-dir DIR] [--config PATH]",
+        run: Doctor.run),
     Command(
         name: "pam-account", options: [:],
         usage: "touchauth pam-account   (run by pam_touchauth.so's account phase after a password)",
@@ -65,10 +89,12 @@ let commands: [Command] = [
 
 /// The program: `touchauth COMMAND [OPTIONS]`.
 public func main() -> Never {
+    Caller.capture()  // sudo's SUDO_UID, before the environment goes
     System.sanitizeEnvironment()
     Gettext.start()
     System.openLog()
     let arguments = Array(CommandLine.arguments.dropFirst())
+    Privilege.restrict(arguments)  // a setuid run by a user: only pam-verify keeps root
     let help = "usage:\n" + commands.map { "  \($0.usage)\n" }.joined()
         + "fingers: " + Finger.allCases.map(\.name).joined(separator: ", ") + "\n"
     guard let name = arguments.first, name != "--help", name != "-h", name != "help" else {

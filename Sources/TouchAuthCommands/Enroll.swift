@@ -7,9 +7,8 @@ import TouchAuthCore
 /// atomically), so an interrupted enrolment leaves nothing behind.
 enum Enroll {
     static func run(_ options: [String: String]) throws(CommandError) {
-        guard geteuid() == 0 else { throw .failed("enroll: must be run as root") }
-        guard let name = options["user"] else { throw .usage("enroll: --user is required") }
-        guard let (user, _) = System.lookUpUser(name) else { throw .failed("enroll: no such user '\(name)'") }
+        let (user, _) = try Caller.target(options, "enroll", verb: "enroll")
+        try Caller.requireRoot("enroll")
         let fingerName = options["finger"] ?? Finger.rightIndex.name
         guard let finger = Finger(name: fingerName) else {
             throw .usage("enroll: unknown finger '\(fingerName)' (one of: \(Finger.allCases.map(\.name).joined(separator: ", ")))")
@@ -17,34 +16,71 @@ enum Enroll {
         let config = try Settings.load(configPath: options["config"])
         Sensor.configure(config)
         let context = Context()
-        guard let device = context.devices().first else { throw .unavailable("enroll: no fingerprint reader found") }
         let store = PrintStore(root: config.printDir)
-        if options["replace"] == nil,
-            store.enrolled(user: user).contains(where: { $0 == (device.driver, device.deviceID, finger) })
-        {
-            throw .failed("enroll: \(finger.name) is already enrolled for \(user) (use --replace)")
+        let device = try Sensor.choose(
+            Sensor.devices(context, "enroll"), named: options["device"], store: store, user: user, command: "enroll",
+            needsPrints: false)
+        // The print this enrolment replaces, if any (read before the sensor is opened).
+        let old = try store.prints(user: user, device: device).first { $0.0 == finger }?.1
+        if old != nil || store.enrolled(user: user).contains(where: { $0 == (device.driver, device.deviceID, finger) }) {
+            guard options["replace"] != nil else {
+                throw .failed("enroll: \(finger.name) is already enrolled for \(user) (use --replace)")
+            }
         }
         let cancellable = Cancellable()
+        cancellable.cancelOnInterrupt()
         do {
             try device.open(cancellable)
         } catch {
             throw .unavailable("enroll: cannot open \(device.name): \(error)")
         }
         defer { device.close() }
+        // A match-on-chip sensor would refuse the finger as a duplicate of its old copy.
+        if let old, device.hasStorage, device.canDeleteStorage {
+            try? device.deleteStored(old, cancellable)
+        }
         let stages = device.enrollStages
-        System.write("Enrolling \(finger.name) for \(user) on \(device.name): place your finger on the reader \(stages) times\n", to: 1)
+        let terminal = isatty(1) != 0
+        System.write("Enrolling \(finger.name) for \(user) on \(device.name) (\(Sensor.label(device)))\n", to: 1)
+        System.write("\(Message.placeFinger.text), \(stages) times\n", to: 1)
+        var shown = 0
+        func bar(_ done: Int) -> String {
+            "stage \(done)/\(stages) [" + String(repeating: "#", count: done) + String(repeating: "-", count: max(0, stages - done)) + "]"
+        }
+        if terminal { System.write(bar(0), to: 1) }
         let print: Print
         do {
             print = try device.enroll(Print(templateFor: device, finger: finger, user: user.value), cancellable) { progress in
                 switch progress {
-                case .stage(let done): System.write("stage \(done)/\(stages)\n", to: 1)
-                case .retry: System.write("could not read the finger, place it again\n", to: 1)
+                case .stage(let done):
+                    shown = done
+                    // In a terminal one line redraws; in a log every stage is a line.
+                    System.write(terminal ? "\r\u{1B}[K" + bar(done) : "stage \(done)/\(stages)\n", to: 1)
+                case .retry(let hint):
+                    let text = Message.retry(hint).text
+                    System.write(terminal ? "\r\u{1B}[K\(text)\n" + bar(shown) : "\(text)\n", to: 1)
                 }
             }
         } catch {
-            throw .failed("enroll: \(error)")
+            if terminal { System.write("\n", to: 1) }
+            switch error {
+            case .cancelled: throw .interrupted("enroll: interrupted; nothing was stored")
+            case .duplicate:
+                throw .failed(
+                    "enroll: the sensor already holds this finger (another user's, or another of \(user)'s fingers); nothing was stored")
+            default: throw .failed("enroll: \(error); nothing was stored")
+            }
         }
-        let path = try store.save(print, user: user, finger: finger, device: device)
+        if terminal { System.write("\n", to: 1) }
+        let path: String
+        do {
+            path = try store.save(print, user: user, finger: finger, device: device)
+        } catch {
+            // No host file, no chip copy: the chip must not keep a print nobody can delete.
+            if device.hasStorage, device.canDeleteStorage { try? device.deleteStored(print, Cancellable()) }
+            throw error
+        }
+        System.log(LOG_NOTICE, "\(user): \(finger.name) enrolled on \(Sensor.label(device))")
         System.write("Enrolled \(finger.name) for \(user) (\(path))\n", to: 1)
     }
 }

@@ -1,29 +1,86 @@
+import Fingerprint
 import Glibc
 import TouchAuthCore
 
-/// `touchauth list`: the enrolled fingers, read from the print directory (no sensor needed).
+/// `touchauth list`: the enrolled fingers, read from the print directory. A print on a
+/// match-on-chip sensor is checked against the chip's own list when that sensor is present:
+/// a host file whose chip copy is gone cannot match and is reported.
 enum ListPrints {
+    struct Entry {
+        let user: UserName
+        let finger: Finger
+        let driver: String
+        let deviceID: String
+        /// nil: not a match-on-chip print, or its sensor could not be asked.
+        var onSensor: Bool?
+        var note: String?
+    }
+
     static func run(_ options: [String: String]) throws(CommandError) {
+        try Caller.requireRoot("list")
         let config = try Settings.load(configPath: options["config"])
         let store = PrintStore(root: config.printDir)
         var users: [UserName] = []
-        if let name = options["user"] {
-            guard let (user, _) = System.lookUpUser(name) else { throw .failed("list: no such user '\(name)'") }
-            users = [user]
+        if options["user"] != nil {
+            users = [try Caller.target(options, "list", verb: "list the prints of").0]
         } else {
             guard access(config.printDir, R_OK | X_OK) == 0 else {
                 throw .failed("list: cannot read \(config.printDir): \(String(cString: strerror(errno)))")
             }
             users = System.listDirectory(config.printDir).compactMap(UserName.init)
         }
+        let entries = check(users.flatMap { user in
+            store.enrolled(user: user).map { Entry(user: user, finger: $0.2, driver: $0.0, deviceID: $0.1) }
+        }, config: config)
+        if options["json"] != nil {
+            let items = entries.map { entry in
+                "{\"user\":\(Status.json(entry.user.value)),\"finger\":\(Status.json(entry.finger.name)),"
+                    + "\"driver\":\(Status.json(entry.driver)),\"device\":\(Status.json(entry.deviceID)),"
+                    + "\"on_sensor\":\(entry.onSensor.map(String.init) ?? "null")}"
+            }
+            System.write("[" + items.joined(separator: ",") + "]\n", to: 1)
+            return
+        }
         for user in users {
-            let fingers = store.enrolled(user: user)
-            if fingers.isEmpty {
+            let mine = entries.filter { $0.user == user }
+            if mine.isEmpty {
                 System.write("\(user): no fingers enrolled\n", to: 1)
             }
-            for (driver, deviceID, finger) in fingers {
-                System.write("\(user): \(finger.name) (\(driver)/\(deviceID))\n", to: 1)
+            for entry in mine {
+                System.write("\(user): \(entry.finger.name) (\(entry.driver)/\(entry.deviceID))" + (entry.note.map { ": \($0)" } ?? "") + "\n", to: 1)
             }
         }
+    }
+
+    /// Asks each present match-on-chip sensor which prints it holds (`fp_device_list_prints_sync`).
+    static func check(_ entries: [Entry], config: Config) -> [Entry] {
+        guard !entries.isEmpty else { return entries }
+        Sensor.configure(config)
+        let context = Context()
+        let devices = context.devices()
+        let store = PrintStore(root: config.printDir)
+        var out = entries
+        for device in devices where device.hasStorage && device.canListStorage {
+            let indices = out.indices.filter { out[$0].driver == device.driver && out[$0].deviceID == device.deviceID }
+            guard !indices.isEmpty else { continue }
+            let cancellable = Cancellable(milliseconds: 10_000)
+            let stored: [Print]
+            do {
+                try device.open(cancellable)
+                defer { device.close() }
+                stored = try device.storedPrints(cancellable)
+            } catch {
+                for index in indices { out[index].note = "sensor not readable (\(error))" }
+                continue
+            }
+            for index in indices {
+                let entry = out[index]
+                let host = (try? store.prints(user: entry.user, device: device))?.first { $0.0 == entry.finger }?.1
+                let present = host.map { host in stored.contains { $0.isSame(as: host) } } ?? false
+                out[index].onSensor = present
+                out[index].note = present ? "on the sensor" : "MISSING from the sensor: re-enroll (touchauth enroll --replace)"
+            }
+        }
+        return out
     }
 }

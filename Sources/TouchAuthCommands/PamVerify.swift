@@ -23,9 +23,13 @@ enum PamVerify {
     }
 
     static func evaluate(_ request: Request, send: (ReplyLine) -> Void) -> Outcome {
+        // A caller that is not root (the setuid helper started by a user) gets the root-owned
+        // default config, a few harmless arguments, and its own prints only (Privilege.swift).
+        let caller = Privilege.restrictedCaller
         let config: Config
         do {
-            config = try Settings.load(arguments: request.arguments)
+            config = try Settings.load(
+                arguments: caller.map { Privilege.filter(request.arguments, caller: $0) } ?? request.arguments)
         } catch {
             System.log(LOG_ERR, "configuration refused: \(error)")
             return .systemCancel
@@ -34,6 +38,13 @@ enum PamVerify {
         guard let (user, uid) = System.lookUpUser(request.user) else {
             System.log(LOG_ERR, "refusing unknown or malformed user name")
             return .systemCancel
+        }
+        if let caller, !Privilege.mayVerify(request.user, caller: caller) { return .systemCancel }
+        // `touchauth disable`: the module skips such a user itself when it can see the marker
+        // (root); a screen locker's module cannot, so the helper checks too, before the sensor.
+        if StateStore(directory: config.stateDir).isDisabled(uid) {
+            debug("\(user): fingerprint turned off (touchauth disable)")
+            return .biometryNotAvailable
         }
         Sensor.configure(config)
         let context = Context()
@@ -125,6 +136,20 @@ enum PamVerify {
         var attempt = Attempt(maxTries: config.maxTries)
         while true {
             let scan: Attempt.Scan
+            // A restricted caller can SIGKILL its own setuid helper between a scan and its
+            // strike: its strike goes to disk before the sensor is armed and is refunded when
+            // the scan ends without a verdict (UserState.charge).
+            if caller != nil {
+                do {
+                    var allowed = true
+                    state = try states.update(uid) {
+                        allowed = $0.charge(threshold: config.lockoutThreshold, now: Facts.now())
+                    }
+                    if !allowed { return lockedOut("\(state.strikes) failures in a row") }
+                } catch {
+                    return lockedOut("cannot record a strike: \(error)")
+                }
+            }
             do throws(FingerprintError) {
                 if identify {
                     let index = try device.identify(prints.map(\.1), cancellable)
@@ -146,7 +171,13 @@ enum PamVerify {
             // A strike is on disk before the next scan is offered; a match starts them over.
             if scan == .noMatch {
                 do {
-                    state = try states.update(uid) { $0.strike(threshold: config.lockoutThreshold, now: Facts.now()) }
+                    state = try states.update(uid) {
+                        if caller != nil {
+                            $0.chargedNoMatch(threshold: config.lockoutThreshold, now: Facts.now())
+                        } else {
+                            $0.strike(threshold: config.lockoutThreshold, now: Facts.now())
+                        }
+                    }
                 } catch {
                     return lockedOut("cannot record a strike: \(error)")
                 }
@@ -154,6 +185,12 @@ enum PamVerify {
                     System.log(LOG_NOTICE, "\(user): fingerprint locked after \(state.strikes) failures in a row")
                     send(Message.refused(.lockedOut).replyLine)
                     return .biometryLockout
+                }
+            } else if scan != .match && caller != nil {
+                do {
+                    state = try states.update(uid) { $0.refund() }
+                } catch {
+                    return lockedOut("cannot refund a strike: \(error)")
                 }
             } else if scan == .match && state.strikes > 0 {
                 do {

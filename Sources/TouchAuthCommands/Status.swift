@@ -21,9 +21,12 @@ enum Status {
         let facts = TrustPolicy.Facts(
             now: Facts.now(), bootID: Facts.bootID(), printsHash: prints.hash(user: user),
             passwordUsable: Facts.passwordUsable(user))
+        let disabled = StateStore(directory: config.stateDir).isDisabled(uid)
         let next: String
         let reason: String?
-        if problem != nil {
+        if disabled {
+            (next, reason) = ("password", "fingerprint turned off (touchauth enable turns it on)")
+        } else if problem != nil {
             (next, reason) = ("password", "state unusable (treated as locked; `touchauth unlock \(user)` repairs it)")
         } else if fingers.isEmpty {
             (next, reason) = ("password", "no fingers enrolled")
@@ -39,6 +42,7 @@ enum Status {
             fields.append("\"user\":\(json(user.value))")
             fields.append("\"uid\":\(uid)")
             fields.append("\"fingers\":[" + fingers.map { "{\"finger\":\(json($0.2.name)),\"driver\":\(json($0.0)),\"device\":\(json($0.1))}" }.joined(separator: ",") + "]")
+            fields.append("\"enabled\":\(!disabled)")
             fields.append("\"strikes\":\(state.strikes)")
             fields.append("\"lockout_threshold\":\(config.lockoutThreshold)")
             fields.append("\"locked\":\(locked)")

@@ -1,0 +1,52 @@
+import Glibc
+import TouchAuthCore
+
+/// Who runs a command, and whom it may act on.
+///
+/// The user a command acts on by default is the person at the keyboard: the real uid, or, when
+/// root runs it through sudo, sudo's `SUDO_UID` (`sudo touchauth enroll` enrolls you, as
+/// `fprintd-enroll` does). sudo's variables are read before the environment is emptied, and
+/// only when the real uid is root: a user who sets `SUDO_UID` gains nothing, since a non-root
+/// caller may only ever act on its own uid.
+enum Caller {
+    nonisolated(unsafe) private(set) static var defaultUID: uid_t = getuid()
+
+    /// Called before `System.sanitizeEnvironment()`.
+    static func capture() {
+        defaultUID = getuid()
+        guard defaultUID == 0 else { return }
+        if let raw = getenv("SUDO_UID"), let uid = uid_t(String(cString: raw)) {
+            defaultUID = uid
+        } else if let raw = getenv("SUDO_USER"), let (_, uid) = System.lookUpUser(String(cString: raw)) {
+            defaultUID = uid
+        }
+    }
+
+    static var isRoot: Bool { getuid() == 0 }
+
+    /// The user named by `--user`, or the invoking user. A caller that is not root may name
+    /// only itself (`verb` says what it was trying: "enroll", "delete the prints of", ...).
+    static func target(_ options: [String: String], _ command: String, verb: String) throws(CommandError) -> (UserName, uid_t) {
+        let name: String
+        if let given = options["user"] {
+            name = given
+        } else {
+            guard let own = System.userName(of: defaultUID) else {
+                throw .failed("\(command): uid \(defaultUID) has no account name (use --user)")
+            }
+            name = own
+        }
+        guard let (user, uid) = System.lookUpUser(name) else { throw .failed("\(command): no such user '\(name)'") }
+        guard isRoot || uid == getuid() else {
+            throw .failed("\(command): only root may \(verb) another user (\(user))")
+        }
+        return (user, uid)
+    }
+
+    /// Commands that write root's files (prints, state) need root's privileges.
+    static func requireRoot(_ command: String) throws(CommandError) {
+        guard geteuid() == 0 else {
+            throw .failed("\(command): must be run as root (try: sudo touchauth \(command))")
+        }
+    }
+}

@@ -1,0 +1,67 @@
+import Fingerprint
+import Glibc
+import TouchAuthCore
+
+/// `touchauth delete --finger F | --all`: removes the host files and, on a match-on-chip
+/// sensor that is present, the chip's copies; then the directories left empty, up to the
+/// user's own, so the module's "no prints" skip is cheap again.
+enum Delete {
+    static func run(_ options: [String: String]) throws(CommandError) {
+        guard (options["finger"] == nil) != (options["all"] == nil) else {
+            throw .usage("delete: give --finger FINGER or --all (usage: touchauth delete --finger FINGER | --all [--user USER])")
+        }
+        var finger: Finger?
+        if let name = options["finger"] {
+            guard let known = Finger(name: name) else {
+                throw .usage("delete: unknown finger '\(name)' (one of: \(Finger.allCases.map(\.name).joined(separator: ", ")))")
+            }
+            finger = known
+        }
+        let (user, _) = try Caller.target(options, "delete", verb: "delete the prints of")
+        try Caller.requireRoot("delete")
+        let config = try Settings.load(configPath: options["config"])
+        let store = PrintStore(root: config.printDir)
+        let chosen = store.enrolled(user: user).filter { entry in
+            (finger == nil || entry.2 == finger) && (options["device"] == nil || "\(entry.0)/\(entry.1)" == options["device"] || entry.0 == options["device"])
+        }
+        guard !chosen.isEmpty else {
+            throw .failed("delete: \(finger.map { "\($0.name) is" } ?? "no finger is") not enrolled for \(user)"
+                + (options["device"].map { " on \($0)" } ?? ""))
+        }
+        Sensor.configure(config)
+        let context = Context()
+        let devices = context.devices()
+        for (driver, deviceID, finger) in chosen {
+            let directory = try store.directory(user: user, driver: driver, deviceID: deviceID)
+            let path = "\(directory)/\(finger.fileName)"
+            if let device = devices.first(where: { $0.driver == driver && $0.deviceID == deviceID }), device.hasStorage {
+                forgetOnChip(device, path: path)
+            }
+            guard unlink(path) == 0 || errno == ENOENT else {
+                throw .failed("delete: \(path): \(String(cString: strerror(errno)))")
+            }
+            // Empty directories go, up to the user's (rmdir fails on any that is not empty).
+            _ = rmdir(directory)
+            _ = rmdir("\(config.printDir)/\(user)/\(driver)")
+            _ = rmdir("\(config.printDir)/\(user)")
+            System.log(LOG_NOTICE, "\(user): \(finger.name) deleted from \(driver)/\(deviceID)")
+            System.write("Deleted \(finger.name) of \(user) (\(driver)/\(deviceID))\n", to: 1)
+        }
+    }
+
+    /// The chip's copy of a host print; a chip that no longer has it is no error.
+    static func forgetOnChip(_ device: Device, path: String) {
+        guard device.canDeleteStorage,
+            let bytes = try? System.readTrustedFile(path, maxBytes: PrintStore.maxPrintBytes),
+            let print = try? Print.deserialize(bytes)
+        else { return }
+        let cancellable = Cancellable(milliseconds: 10_000)
+        do {
+            try device.open(cancellable)
+            defer { device.close() }
+            try device.deleteStored(print, cancellable)
+        } catch {
+            System.write("touchauth: warning: \(Sensor.label(device)): could not remove the chip's copy: \(error)\n", to: 2)
+        }
+    }
+}

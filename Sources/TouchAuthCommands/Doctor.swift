@@ -1,0 +1,206 @@
+import Fingerprint
+import Glibc
+import TouchAuthCore
+
+/// `touchauth doctor`: one line per check, OK / WARN / FAIL, in plain words. Exits non-zero
+/// when anything FAILs. Reads only; changes nothing.
+enum Doctor {
+    enum Level: String { case ok = "OK", warn = "WARN", fail = "FAIL" }
+
+    struct Finding {
+        let level: Level
+        let check: String
+        let detail: String
+    }
+
+    static func run(_ options: [String: String]) throws(CommandError) {
+        try Caller.requireRoot("doctor")
+        var findings: [Finding] = []
+        func note(_ level: Level, _ check: String, _ detail: String) { findings.append(Finding(level: level, check: check, detail: detail)) }
+
+        // Config: trusted, parsed, no unknown keys.
+        let path = options["config"] ?? Config.defaultPath
+        var config = Config()
+        do {
+            let bytes = try System.readTrustedFile(path, maxBytes: Config.maxFileBytes)
+            let unknown = try config.apply(file: bytes)
+            note(.ok, "config", "\(path): root-owned, parsed")
+            for key in unknown { note(.warn, "config", "\(path): unknown key '\(key)' (ignored; see man touchauth.conf)") }
+        } catch let error as System.FileError {
+            if case .missing = error, options["config"] == nil {
+                note(.ok, "config", "\(path) absent: built-in defaults")
+            } else {
+                note(.fail, "config", "\(error) (the module falls back to the password)")
+            }
+        } catch {
+            note(.fail, "config", "\(path): \(error) (the module falls back to the password)")
+        }
+
+        // Directories and files that decide authentication: root's, written by root alone.
+        for (what, dir, missingLevel) in [("print_dir", config.printDir, Level.warn), ("state_dir", config.stateDir, .ok)] {
+            var st = stat()
+            if lstat(dir, &st) != 0 {
+                note(missingLevel, what, "\(dir) does not exist yet (created on first enrolment or strike)")
+            } else if st.st_mode & S_IFMT != S_IFDIR {
+                note(.fail, what, "\(dir) is not a directory")
+            } else if let why = System.distrust(st) {
+                note(.fail, what, "\(dir) is \(why): refused by the helper")
+            } else {
+                note(.ok, what, "\(dir) root \(mode(st)), " + (st.st_mode & 0o077 == 0 ? "private" : "readable by others"))
+            }
+        }
+        fileCheck("helper", config.helper, executable: true, note)
+        let pamDir = securityDir()
+        fileCheck("module", pamDir.map { "\($0)/pam_touchauth.so" } ?? "pam_touchauth.so (no PAM module directory found)", executable: false, note)
+        pamStacks(options["pam-dir"] ?? "/etc/pam.d", note)
+
+        // Sensors and the user's prints on them.
+        let name = options["user"] ?? System.userName(of: Caller.defaultUID) ?? "root"
+        guard let (user, uid) = System.lookUpUser(name) else { throw .failed("doctor: no such user '\(name)'") }
+        Sensor.configure(config)
+        let context = Context()
+        let devices = context.devices()
+        if devices.isEmpty { note(.fail, "sensor", "no fingerprint reader found (is it supported by libfprint? lsusb; fprintd-list)") }
+        for device in devices {
+            note(.ok, "sensor", "\(Sensor.label(device)): \(device.name); \(device.scanType); identify: \(device.canIdentify ? "yes" : "no"); storage on chip: \(device.hasStorage ? "yes" : "no")")
+        }
+        let store = PrintStore(root: config.printDir)
+        let entries = ListPrints.check(
+            store.enrolled(user: user).map { ListPrints.Entry(user: user, finger: $0.2, driver: $0.0, deviceID: $0.1) }, config: config)
+        if entries.isEmpty { note(.warn, "prints", "\(user) has no fingers enrolled (touchauth enroll --user \(user))") }
+        for entry in entries {
+            let label = "\(entry.driver)/\(entry.deviceID)"
+            if !devices.contains(where: { Sensor.label($0) == label }) {
+                note(.warn, "prints", "\(user): \(entry.finger.name) on \(label), which is not connected")
+            } else if entry.onSensor == false {
+                note(.warn, "prints", "\(user): \(entry.finger.name) on \(label): MISSING from the sensor's storage (touchauth enroll --replace --finger \(entry.finger.name))")
+            } else {
+                note(.ok, "prints", "\(user): \(entry.finger.name) on \(label)" + (entry.onSensor == true ? " (on the sensor)" : ""))
+            }
+        }
+
+        // The user's switch, strikes and lockout.
+        let states = StateStore(directory: config.stateDir)
+        if states.isDisabled(uid) { note(.warn, "switch", "\(user): fingerprint turned off (touchauth enable --user \(user))") }
+        do {
+            let state = try states.load(uid)
+            if state.isLocked {
+                note(.warn, "lockout", "\(user): locked after \(state.strikes) failures in a row (the password, or touchauth unlock \(user))")
+            } else {
+                note(.ok, "lockout", "\(user): not locked (\(state.strikes) of \(config.lockoutThreshold) strikes)")
+            }
+        } catch {
+            note(.fail, "lockout", "\(user): state unusable, treated as locked: \(error) (touchauth unlock \(user))")
+        }
+
+        if options["json"] != nil {
+            let items = findings.map {
+                "{\"level\":\(Status.json($0.level.rawValue)),\"check\":\(Status.json($0.check)),\"detail\":\(Status.json($0.detail))}"
+            }
+            System.write("[" + items.joined(separator: ",") + "]\n", to: 1)
+        } else {
+            System.write(findings.map { "\($0.level.rawValue.padding(4)) \($0.check): \($0.detail)\n" }.joined(), to: 1)
+        }
+        let failed = findings.filter { $0.level == .fail }.count
+        if failed > 0 { throw .failed("doctor: \(failed) check\(failed == 1 ? "" : "s") FAILED") }
+    }
+
+    static func mode(_ st: stat) -> String { "0" + String(st.st_mode & 0o7777, radix: 8) }
+
+    static func fileCheck(_ what: String, _ path: String, executable: Bool, _ note: (Level, String, String) -> Void) {
+        var st = stat()
+        guard stat(path, &st) == 0 else {
+            note(.fail, what, "\(path): \(String(cString: strerror(errno)))")
+            return
+        }
+        if st.st_mode & S_IFMT != S_IFREG {
+            note(.fail, what, "\(path) is not a regular file")
+        } else if let why = System.distrust(st) {
+            note(.fail, what, "\(path) is \(why) (the module refuses it)")
+        } else if executable && st.st_mode & 0o111 == 0 {
+            note(.fail, what, "\(path) is not executable")
+        } else {
+            note(.ok, what, "\(path) root \(mode(st))")
+        }
+    }
+
+    /// Where PAM modules live: the directory that holds pam_unix.so (multiarch on Debian).
+    static func securityDir() -> String? {
+        var name = utsname()
+        uname(&name)
+        let machine = withUnsafeBytes(of: name.machine) { String(cString: $0.bindMemory(to: CChar.self).baseAddress!) }
+        let candidates = ["/usr/lib/\(machine)-linux-gnu/security", "/lib/\(machine)-linux-gnu/security", "/usr/lib64/security",
+                          "/usr/lib/security", "/lib/security"]
+        return candidates.first { access("\($0)/pam_unix.so", F_OK) == 0 }
+    }
+
+    /// Which services use the module, and whether their stacks make sense: touchauth's auth
+    /// line before pam_unix's (else the password is asked first), and an account line (else
+    /// only `touchauth unlock` ends a lockout).
+    static func pamStacks(_ dir: String, _ note: (Level, String, String) -> Void) {
+        var users = 0
+        for service in System.listDirectory(dir) where !service.hasPrefix(".") && !service.hasSuffix(".dpkg-old") {
+            let own = lines(of: "\(dir)/\(service)")
+            guard own.contains(where: { $0.contains("pam_touchauth") }) else { continue }
+            users += 1
+            let stack = expand(dir, service, depth: 0)
+            let auth = stack.filter { $0.type == "auth" }
+            let ours = auth.firstIndex { $0.module.contains("pam_touchauth") }
+            let unix = auth.firstIndex { $0.module.contains("pam_unix") }
+            let account = stack.contains { $0.type == "account" && $0.module.contains("pam_touchauth") }
+            if let ours, let unix, unix < ours {
+                note(.warn, "pam", "\(dir)/\(service): pam_unix comes before pam_touchauth: the password is asked first")
+            } else if ours == nil {
+                note(.warn, "pam", "\(dir)/\(service): pam_touchauth has no auth line")
+            } else if !account {
+                note(.warn, "pam", "\(dir)/\(service): no 'account ... pam_touchauth.so' line: only touchauth unlock ends a lockout")
+            } else {
+                note(.ok, "pam", "\(dir)/\(service): touchauth before the password" + (unix == nil ? "" : " (pam_unix)") + ", account line present")
+            }
+        }
+        if users == 0 { note(.warn, "pam", "no service in \(dir) uses pam_touchauth.so (see README: PAM lines, or pam-auth-update)") }
+    }
+
+    struct Line {
+        let type: String
+        let module: String
+    }
+
+    static func lines(of path: String) -> [String] {
+        guard let bytes = try? System.readTrustedFile(path, maxBytes: 256 * 1024) else { return [] }
+        return String(decoding: bytes, as: UTF8.self).split(separator: "\n").map { line in
+            String(line.prefix { $0 != "#" }).trimmingSpaces
+        }.filter { !$0.isEmpty }
+    }
+
+    /// A service's lines with `@include`, `include` and `substack` expanded (a few levels).
+    static func expand(_ dir: String, _ service: String, depth: Int) -> [Line] {
+        guard depth < 8 else { return [] }
+        var out: [Line] = []
+        for line in lines(of: "\(dir)/\(service)") {
+            var words = line.split(whereSeparator: { $0 == " " || $0 == "\t" }).map(String.init)
+            if words.first == "@include", words.count > 1 {
+                out += expand(dir, words[1], depth: depth + 1)
+                continue
+            }
+            guard words.count >= 3 else { continue }
+            let type = words[0].hasPrefix("-") ? String(words[0].dropFirst()) : words[0]
+            if words[1].hasPrefix("[") {  // [value=action ...] may hold spaces
+                while words.count > 2, !words[1].hasSuffix("]") { words[1] += " " + words.remove(at: 2) }
+            }
+            if words[1] == "include" || words[1] == "substack" {
+                out += expand(dir, words[2], depth: depth + 1).filter { $0.type == type }
+            } else if words.count >= 3 {
+                out.append(Line(type: type, module: words[2]))
+            }
+        }
+        return out
+    }
+}
+
+extension String {
+    fileprivate func padding(_ width: Int) -> String { self + String(repeating: " ", count: max(0, width - count)) }
+    fileprivate var trimmingSpaces: String {
+        String(drop { $0 == " " || $0 == "\t" }.reversed().drop { $0 == " " || $0 == "\t" }.reversed())
+    }
+}

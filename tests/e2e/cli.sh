@@ -1,0 +1,209 @@
+#!/usr/bin/env bash
+# The touchauth command (issue 5): enroll, list, delete, verify, enable/disable, doctor, on
+# libfprint's virtual sensors (virtual_device, and virtual_device_storage as the match-on-chip
+# stand-in), with their errors; and the module's "disabled" skip, which starts no helper.
+source "$(dirname "$0")/lib.sh"
+
+make_user "$TUSER" "$TPASS"
+make_user "$NOPRINTS_USER" "$TPASS"
+NO_RULES=("state_dir=$T/state" "lockout_threshold=1000" "password_after_boot=no" "password_max_age=0"
+          "password_after_enroll_change=no")
+write_config "$T/touchauth.conf" "${NO_RULES[@]}" "helper=$HELPER"
+C="$T/touchauth.conf"
+P="$T/prints/$TUSER/virtual_device/0"
+
+# cli ARGS...: the helper with --config, as root; sets RC, OUT (stdout+stderr), ERR (stderr).
+cli() {
+    "$HELPER" "$@" > "$T/cli.out" 2> "$T/cli.err"
+    RC=$?
+    ERR=$(cat "$T/cli.err"); OUT=$(cat "$T/cli.out" "$T/cli.err")
+}
+# cli_scan "COMMANDS..." ARGS...: cli while the sensor gets the commands (one word list per arg).
+cli_scan() {
+    local cmds=$1; shift
+    rm -f "$SOCK"
+    local -a list; IFS='|' read -r -a list <<<"$cmds"
+    python3 "$E2E/vsensor.py" "$SOCK" "${list[@]}" > /dev/null 2>&1 & local sender=$!
+    cli "$@"
+    kill "$sender" 2>/dev/null; wait "$sender" 2>/dev/null
+}
+one_error_line() { [ "$(printf '%s\n' "$ERR" | grep -c .)" -eq 1 ]; }
+rc_is() { [ "$RC" -eq "$1" ]; }
+# as_user COMMAND...: a shell command as the test user (su; the account has no login shell).
+as_user() {
+    su -s /bin/sh "$TUSER" -c "$*" > "$T/cli.out" 2> "$T/cli.err"
+    RC=$?; ERR=$(cat "$T/cli.err"); OUT=$(cat "$T/cli.out" "$T/cli.err")
+}
+S5="SCAN tu-ri|SCAN tu-ri|SCAN tu-ri|SCAN tu-ri|SCAN tu-ri"
+
+echo "# --help on every command"
+for cmd in enroll list delete verify enable disable doctor status unlock; do
+    cli "$cmd" --help
+    check "$cmd --help: usage on stdout, exit 0" eval 'rc_is 0 && grep -q "^usage: touchauth $cmd" "$T/cli.out"'
+done
+cli frobnicate
+check "unknown command: one line on stderr, exit 2" eval 'rc_is 2 && one_error_line && has "unknown command"'
+cli list --frob --config "$C"
+check "unknown option: one line on stderr, exit 2" eval 'rc_is 2 && one_error_line && has "unknown option --frob"'
+
+echo "# enroll"
+cli_scan "SCAN tu-ri|SCAN tu-ri|RETRY 2|SCAN tu-ri|SCAN tu-ri|SCAN tu-ri" enroll --user "$TUSER" --config "$C"
+check "enroll (default finger right-index-finger) -> exit 0, the file" eval 'rc_is 0 && test -f "$P/7"'
+check "progress: plain lines when stdout is not a terminal" eval 'has "stage 1/5" && has "stage 5/5"'
+check "retry hint shown (RETRY 2 -> centre)" has "Centre your finger on the reader and try again"
+cli_scan "$S5" enroll --user "$TUSER" --config "$C"
+check "an enrolled finger again -> refused, exit 1, one line" eval 'rc_is 1 && one_error_line && has "already enrolled" && has "--replace"'
+cli enroll --user "$TUSER" --finger left-pinky --config "$C"
+check "unknown finger -> exit 2, one line naming the fingers" eval 'rc_is 2 && one_error_line && has "unknown finger" && has "left-little-finger"'
+cli enroll --user no-such-user-x --config "$C"
+check "unknown user -> exit 1, one line" eval 'rc_is 1 && one_error_line && has "no such user"'
+as_user "$HELPER" enroll --user root --finger left-thumb --config "$C"
+check "non-root enrolling another user -> refused" eval 'rc_is 1 && one_error_line && has "only root may enroll another user"'
+as_user "$HELPER" enroll --finger left-thumb --config "$C"
+check "non-root enrolling itself -> needs root, one line" eval 'rc_is 1 && one_error_line && has "must be run as root"'
+# sudo's SUDO_UID names the invoking user when root runs the command.
+rm -f "$SOCK"; python3 "$E2E/vsensor.py" "$SOCK" SCAN\ tu-rt SCAN\ tu-rt SCAN\ tu-rt SCAN\ tu-rt SCAN\ tu-rt >/dev/null 2>&1 & S=$!
+env SUDO_UID="$(id -u "$TUSER")" SUDO_USER="$TUSER" "$HELPER" enroll --finger right-thumb --config "$C" > "$T/cli.out" 2>&1
+RC=$?; wait $S; OUT=$(cat "$T/cli.out")
+check "through sudo (SUDO_UID) the invoking user is enrolled" eval 'rc_is 0 && test -f "$P/6"'
+write_config "$T/nosensor.conf" "${NO_RULES[@]}"; sed -i '/^virtual_device/d' "$T/nosensor.conf"
+cli enroll --user "$TUSER" --finger left-thumb --config "$T/nosensor.conf"
+check "no sensor -> exit 1, one line" eval 'rc_is 1 && one_error_line && has "no fingerprint reader found"'
+cli_scan "SCAN tu-lt|SCAN tu-lt|ERROR 0" enroll --user "$TUSER" --finger left-thumb --config "$C"
+check "sensor error mid-enroll -> exit 1, one line, nothing stored" \
+    eval 'rc_is 1 && one_error_line && has "nothing was stored" && test ! -e "$P/1"'
+# Ctrl-C: SIGINT to the enrolling process after two stages.
+rm -f "$SOCK"; python3 "$E2E/vsensor.py" "$SOCK" "SCAN tu-lt" "SCAN tu-lt" >/dev/null 2>&1 & S=$!
+"$HELPER" enroll --user "$TUSER" --finger left-thumb --config "$C" > "$T/int.out" 2> "$T/int.err" & E=$!
+for _ in $(seq 200); do grep -q "stage 2/5" "$T/int.out" && break; sleep 0.05; done
+kill -INT "$E"; wait "$E"; RC=$?; wait $S 2>/dev/null
+OUT=$(cat "$T/int.out" "$T/int.err"); ERR=$(cat "$T/int.err")
+check "Ctrl-C mid-enroll -> exit 130, one line" eval 'rc_is 130 && one_error_line && has "interrupted"'
+check "Ctrl-C mid-enroll -> no print, no temporary file" eval 'test ! -e "$P/1" && test -z "$(find "$T/prints" -name "*.tmp*")"'
+
+echo "# list"
+cli list --user "$TUSER" --config "$C"
+check "list names each finger and its sensor" eval 'rc_is 0 && has "$TUSER: right-index-finger (virtual_device/0)" && has "$TUSER: right-thumb"'
+cli list --user "$TUSER" --json --config "$C"
+check "list --json is data" eval 'rc_is 0 && /usr/bin/python3 -c "import json,sys; d=json.load(open(\"$T/cli.out\")); sys.exit(0 if sorted(e[\"finger\"] for e in d)==[\"right-index-finger\",\"right-thumb\"] else 1)"'
+cli list --user "$NOPRINTS_USER" --config "$C"
+check "list: a user without prints says so" eval 'rc_is 0 && has "no fingers enrolled"'
+cli list --user no-such-user-x --config "$C"
+check "list: unknown user -> exit 1, one line" eval 'rc_is 1 && one_error_line && has "no such user"'
+
+echo "# verify (no PAM, no strikes)"
+# virtual_device cannot identify: each print in turn, named (right-thumb 6 first, then 7).
+cli_scan "SCAN tu-ri|SCAN tu-ri" verify --user "$TUSER" --config "$C"
+check "verify: the finger -> exit 0 and which finger matched" eval 'rc_is 0 && has "Matched right-index-finger"'
+cli_scan "SCAN stranger|SCAN stranger" verify --user "$TUSER" --config "$C"
+check "verify: a stranger -> exit 1, not recognized, both prints tried" \
+    eval 'rc_is 1 && has "not recognized" && has "Place your right thumb" && has "Place your right index finger"'
+cli status "$TUSER" --json --config "$C"
+check "verify counted no strike" has '"strikes":0'
+cli_scan "RETRY 1|SCAN tu-rt" verify --user "$TUSER" --config "$C"
+check "verify: a retry is a hint, then the match" eval 'rc_is 0 && has "Swipe was too short" && has "Matched right-thumb"'
+cli verify --user "$NOPRINTS_USER" --config "$C"
+check "verify: no prints -> exit 1, one line" eval 'rc_is 1 && one_error_line && has "no fingers enrolled"'
+cli verify --user "$TUSER" --device nope/9 --config "$C"
+check "verify --device unknown -> exit 2, names the sensors found" eval 'rc_is 2 && one_error_line && has "virtual_device/0"'
+
+echo "# disable / enable, and the module's skip (no helper started)"
+MARKER="$T/helper-ran"
+printf '#!/bin/sh\ntouch %s\necho "touchauth 1"\necho "result success"\n' "$MARKER" > "$T/marker-helper"
+chmod 0755 "$T/marker-helper"
+service marker "auth required $MODULE config=$C helper=$T/marker-helper debug"
+service full "auth [success=done default=ignore] $MODULE config=$C helper=$HELPER" "auth required pam_unix.so nodelay"
+cli disable --user "$TUSER" --config "$C"
+UID_T=$(id -u "$TUSER")
+check "disable -> exit 0, marker <state_dir>/<uid>.disabled root 0600" \
+    eval 'rc_is 0 && test "$(stat -c %U:%a "$T/state/$UID_T.disabled")" = root:600'
+cli status "$TUSER" --json --config "$C"
+check "status: switched off, the password next" eval 'has "\"enabled\":false" && has "\"next\":\"password\""'
+pam marker "$TUSER" ""
+check "disabled -> PAM_AUTHINFO_UNAVAIL" has "$MSG_UNAVAIL"
+check "disabled -> the module started no helper" test ! -e "$MARKER"
+pam full "$TUSER" "$TPASS" "SCAN tu-ri"
+check "disabled -> no fingerprint prompt, the password authenticates" eval 'succeeded && lacks "Place your"'
+printf 'touchauth-request 1\nuser %s\nservice x\nfallback none\narg config=%s\nend\n' "$TUSER" "$C" \
+    | "$HELPER" pam-verify > "$T/pv.out" 2>&1
+OUT=$(cat "$T/pv.out")
+check "disabled -> the helper itself refuses too (a locker's module cannot see the marker)" has "result biometryNotAvailable"
+as_user "$HELPER" disable --user root --config "$C"
+check "non-root switching another user -> refused" eval 'rc_is 1 && one_error_line && has "only root may switch"'
+cli_scan "SCAN stranger|SCAN stranger" enable --user "$TUSER" --config "$C"
+check "enable with a wrong finger -> exit 1, still off" eval 'rc_is 1 && test -e "$T/state/$UID_T.disabled"'
+cli_scan "SCAN tu-rt" enable --user "$TUSER" --config "$C"
+check "enable with a matching scan -> on" eval 'rc_is 0 && has "fingerprint on" && test ! -e "$T/state/$UID_T.disabled"'
+pam marker "$TUSER" ""
+check "(control) enabled -> the module starts the helper" test -e "$MARKER"
+rm -f "$MARKER"
+cli enable --user "$TUSER" --config "$C"
+check "enable when on -> exit 0, no scan" eval 'rc_is 0 && has "already on"'
+
+echo "# delete"
+cli delete --user "$TUSER" --config "$C"
+check "delete without --finger/--all -> exit 2" eval 'rc_is 2 && one_error_line'
+cli delete --user "$TUSER" --finger left-thumb --config "$C"
+check "delete a finger not enrolled -> exit 1, one line" eval 'rc_is 1 && one_error_line && has "not enrolled"'
+cli delete --user "$TUSER" --finger thumb --config "$C"
+check "delete an unknown finger name -> exit 2" eval 'rc_is 2 && has "unknown finger"'
+cli delete --user "$TUSER" --finger right-thumb --config "$C"
+check "delete --finger -> that file gone, the other stays" eval 'rc_is 0 && test ! -e "$P/6" && test -e "$P/7"'
+cli delete --user "$TUSER" --all --config "$C"
+check "delete --all -> the user's print directory is gone (the module's cheap skip again)" eval 'rc_is 0 && test ! -e "$T/prints/$TUSER"'
+as_user "$HELPER" delete --user root --all --config "$C"
+check "non-root deleting another user's prints -> refused" eval 'rc_is 1 && has "only root may delete"'
+
+echo "# a match-on-chip sensor (virtual_device_storage; its chip lives in the helper process)"
+SSOCK="$T/store.sock"
+{ echo "virtual_device_storage = $SSOCK"; echo "print_dir = $T/prints"; for kv in "${NO_RULES[@]}"; do echo "${kv%%=*} = ${kv#*=}"; done; } > "$T/store.conf"
+SC="$T/store.conf"; SP="$T/prints/$TUSER/virtual_device_storage/0"
+store_scan() { local cmds=$1; shift; local save=$SOCK; SOCK=$SSOCK; cli_scan "$cmds" "$@"; SOCK=$save; }
+store_scan "SCAN chip-a|SCAN chip-a|SCAN chip-a|SCAN chip-a|SCAN chip-a" enroll --user "$TUSER" --config "$SC"
+check "storage: enroll -> host file as the reference" eval 'rc_is 0 && test -f "$SP/7" && has "virtual_device_storage/0"'
+store_scan "INSERT chip-a|SCAN chip-a" verify --user "$TUSER" --config "$SC"
+check "storage: verify (identify on chip) names the finger" eval 'rc_is 0 && has "Matched right-index-finger"'
+store_scan "INSERT chip-a" list --user "$TUSER" --json --config "$SC"
+check "storage: list sees the chip's copy" has '"on_sensor":true'
+cli list --user "$TUSER" --config "$SC"
+check "storage: list reports a print whose chip copy is gone" has "MISSING from the sensor"
+cli doctor --user "$TUSER" --config "$SC"
+check "storage: doctor reports it too" eval 'grep -q "^WARN prints: .*MISSING" "$T/cli.out"'
+store_scan "INSERT chip-a|SCAN chip-a|SCAN chip-a|SCAN chip-a|SCAN chip-a|SCAN chip-a" enroll --user "$NOPRINTS_USER" --config "$SC"
+check "storage: another user's finger already on the chip -> refused, nothing stored" \
+    eval 'rc_is 1 && one_error_line && has "already holds this finger" && test ! -e "$T/prints/$NOPRINTS_USER"'
+cli delete --user "$TUSER" --all --config "$SC"
+check "storage: delete removes the host file" eval 'rc_is 0 && test ! -e "$SP/7"'
+
+echo "# several sensors: the one with the user's prints; --device to choose"
+{ cat "$C"; echo "virtual_device_storage = $SSOCK"; } > "$T/both.conf"
+store_scan "SCAN chip-b|SCAN chip-b|SCAN chip-b|SCAN chip-b|SCAN chip-b" enroll --user "$TUSER" --device virtual_device_storage --config "$T/both.conf"
+check "--device chooses the sensor for enroll" eval 'rc_is 0 && test -f "$SP/7"'
+store_scan "INSERT chip-b|SCAN chip-b" verify --user "$TUSER" --config "$T/both.conf"
+check "verify uses the sensor that has the user's prints" eval 'rc_is 0 && has "virtual_device_storage/0"'
+
+echo "# doctor"
+mkdir -p "$T/pamd"
+printf 'auth [success=done default=ignore] pam_touchauth.so\n@include common-auth\naccount optional pam_touchauth.so\n' > "$T/pamd/good"
+printf 'auth required pam_unix.so\nauth sufficient pam_touchauth.so\n' > "$T/pamd/bad"
+printf 'auth required pam_unix.so nullok\n' > "$T/pamd/common-auth"
+{ cat "$T/both.conf"; echo "colour = blue"; } > "$T/doctor.conf"
+cli doctor --user "$TUSER" --pam-dir "$T/pamd" --config "$T/doctor.conf"
+check "doctor: the sensor with its features" eval 'has "OK   sensor: virtual_device/0: Virtual device for debugging; swipe; identify: no; storage on chip: no" && has "OK   sensor: virtual_device_storage/0: Virtual device with storage and identification for debugging; swipe; identify: yes; storage on chip: yes"'
+check "doctor: an unknown config key" has "WARN config: $T/doctor.conf: unknown key 'colour'"
+check "doctor: a sensible stack" has "OK   pam: $T/pamd/good: touchauth before the password (pam_unix), account line present"
+check "doctor: pam_unix first is flagged" has "WARN pam: $T/pamd/bad: pam_unix comes before pam_touchauth"
+check "doctor: the helper's ownership" has "OK   helper: $HELPER root"
+check "doctor: the user's prints (the chip's copy: this process's chip is empty)" has "WARN prints: $TUSER: right-index-finger on virtual_device_storage/0: MISSING"
+check "doctor: the lockout state" has "OK   lockout: $TUSER: not locked"
+MODLINE=$(grep "module:" "$T/cli.out")
+if grep -q "^FAIL" "$T/cli.out"; then
+    check "doctor: a FAIL line -> exit 1 and one line on stderr" eval 'rc_is 1 && one_error_line && has "FAILED"'
+else
+    check "doctor: no FAIL -> exit 0" rc_is 0
+fi
+cli doctor --user "$TUSER" --json --pam-dir "$T/pamd" --config "$T/nosensor.conf"
+check "doctor --json, no sensor -> a FAIL entry, exit 1" \
+    eval 'rc_is 1 && /usr/bin/python3 -c "import json,sys; d=json.load(open(\"$T/cli.out\")); sys.exit(0 if any(e[\"level\"]==\"FAIL\" and e[\"check\"]==\"sensor\" for e in d) else 1)"'
+
+summary

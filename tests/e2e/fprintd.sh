@@ -1,0 +1,127 @@
+#!/usr/bin/env bash
+# fprintd interop, both ways, with the real fprintd (Debian's package) on a private system bus:
+# dbus-daemon (abstract socket), polkit mocked with python3-dbusmock (as fprintd's own tests
+# do), fprintd's state in $T, FP_VIRTUAL_DEVICE set for it. touchauth uses the same directory
+# and the same virtual sensor socket (only one of them opens the sensor at a time).
+#   fprintd-enroll   -> touchauth verify, and pam_touchauth.so through PAM
+#   touchauth enroll -> fprintd-list, fprintd-verify
+# Only the processes started here are stopped, by pid. /etc/pam.d is checked to be untouched
+# (libpam-fprintd is never installed: it runs pam-auth-update).
+source "$(dirname "$0")/lib.sh"
+PIDS=()
+cleanup() {
+    for pid in "${PIDS[@]}"; do kill "$pid" 2>/dev/null; done
+    for pid in "${PIDS[@]}"; do wait "$pid" 2>/dev/null; done
+    rm -rf "$T"
+}
+trap cleanup EXIT
+
+PAMD_BEFORE=$(cd /etc/pam.d && md5sum -- * | sort)
+missing=()
+for p in fprintd python3-dbusmock dbus-daemon python3-dbus; do
+    dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
+done
+if [ ${#missing[@]} -gt 0 ]; then
+    cp -a /etc/pam.d "$T/pam.d.saved"
+    DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends "${missing[@]}" > "$T/apt.log" 2>&1 \
+        || { echo "cannot install ${missing[*]}: $(tail -n 2 "$T/apt.log")"; echo "0 passed, 1 failed"; exit 1; }
+    if [ "$(cd /etc/pam.d && md5sum -- * | sort)" != "$PAMD_BEFORE" ]; then
+        echo "installing ${missing[*]} changed /etc/pam.d: restored"
+        rm -rf /etc/pam.d && cp -a "$T/pam.d.saved" /etc/pam.d
+    fi
+fi
+OUT=$(cd /etc/pam.d && md5sum -- * | sort)
+check "/etc/pam.d unchanged by the packages" test "$OUT" = "$PAMD_BEFORE"
+
+make_user "$TUSER" "$TPASS"
+mkdir -m 0700 "$T/prints"
+write_config "$T/touchauth.conf" "state_dir=$T/state" "lockout_threshold=1000" "password_after_boot=no" \
+    "password_max_age=0" "password_after_enroll_change=no"
+C="$T/touchauth.conf"
+P="$T/prints/$TUSER/virtual_device/0"
+
+echo "# a private system bus, polkit (dbusmock), fprintd"
+cat > "$T/bus.conf" <<CONF
+<!DOCTYPE busconfig PUBLIC "-//freedesktop//DTD D-BUS Bus Configuration 1.0//EN"
+ "http://www.freedesktop.org/standards/dbus/1.0/busconfig.dtd">
+<busconfig>
+  <type>system</type>
+  <listen>unix:abstract=touchauth-e2e-$$</listen>
+  <auth>EXTERNAL</auth>
+  <policy context="default">
+    <allow user="*"/> <allow own="*"/>
+    <allow send_type="method_call"/> <allow send_type="signal"/>
+    <allow send_type="method_return"/> <allow send_type="error"/>
+    <allow receive_type="method_call"/> <allow receive_type="signal"/>
+    <allow receive_type="method_return"/> <allow receive_type="error"/>
+  </policy>
+</busconfig>
+CONF
+dbus-daemon --config-file="$T/bus.conf" --nofork --print-address=3 3> "$T/bus.addr" > "$T/bus.log" 2>&1 &
+PIDS+=($!)
+for _ in $(seq 100); do [ -s "$T/bus.addr" ] && break; sleep 0.05; done
+export DBUS_SYSTEM_BUS_ADDRESS
+DBUS_SYSTEM_BUS_ADDRESS=$(head -n 1 "$T/bus.addr")
+/usr/bin/python3 -m dbusmock --system --template polkitd > "$T/polkit.log" 2>&1 &
+PIDS+=($!)
+bus_call() {  # bus_call PYTHON-EXPR-ON-bus: a small D-Bus call with python3-dbus
+    /usr/bin/python3 -c "import dbus,sys; bus=dbus.SystemBus(); $1" 2>/dev/null
+}
+for _ in $(seq 100); do bus_call "sys.exit(0 if bus.name_has_owner('org.freedesktop.PolicyKit1') else 1)" && break; sleep 0.05; done
+bus_call "dbus.Interface(bus.get_object('org.freedesktop.PolicyKit1','/org/freedesktop/PolicyKit1/Authority'),
+  'org.freedesktop.DBus.Mock').SetAllowed(['net.reactivated.fprint.device.enroll','net.reactivated.fprint.device.verify',
+  'net.reactivated.fprint.device.setusername'])"
+check "polkit mock up, fprintd's actions allowed" test $? -eq 0
+STATE_DIRECTORY="$T/prints" FP_VIRTUAL_DEVICE="$SOCK" FP_DRIVERS_WHITELIST=virtual_device FP_DEVICE_EMULATION=1 \
+    /usr/libexec/fprintd --no-timeout > "$T/fprintd.log" 2>&1 &
+PIDS+=($!)
+for _ in $(seq 100); do bus_call "sys.exit(0 if bus.name_has_owner('net.reactivated.Fprint') else 1)" && break; sleep 0.05; done
+OUT=$(fprintd-list "$TUSER" 2>&1)
+check "fprintd answers on the private bus" has "Virtual device for debugging"
+
+echo "# fprintd-enroll -> touchauth verify, and PAM"
+rm -f "$SOCK"
+python3 "$E2E/vsensor.py" "$SOCK" "SCAN fp-ri" "SCAN fp-ri" "SCAN fp-ri" "SCAN fp-ri" "SCAN fp-ri" > /dev/null 2>&1 & S=$!
+OUT=$(timeout 30 fprintd-enroll -f right-index-finger "$TUSER" 2>&1)
+wait $S
+check "fprintd-enroll completes" has "enroll-completed"
+check "...and writes fprintd's file where touchauth reads it" test -f "$P/7"
+rm -f "$SOCK"
+python3 "$E2E/vsensor.py" "$SOCK" "SCAN fp-ri" > /dev/null 2>&1 & S=$!
+OUT=$("$HELPER" verify --user "$TUSER" --config "$C" 2>&1); RC=$?
+wait $S
+check "touchauth verify matches fprintd's print" eval '[ $RC -eq 0 ] && has "Matched right-index-finger"'
+OUT=$("$HELPER" list --user "$TUSER" --config "$C" 2>&1)
+check "touchauth list shows it" has "$TUSER: right-index-finger (virtual_device/0)"
+service full "auth [success=done default=ignore] $MODULE config=$C helper=$HELPER" "auth required pam_unix.so nodelay"
+pam full "$TUSER" "" "SCAN fp-ri"
+check "fprintd's print authenticates through pam_touchauth.so" eval 'succeeded && no_password_prompt'
+pam full "$TUSER" "$TPASS" "SCAN stranger" "SCAN stranger" "SCAN stranger"
+check "(control) a stranger does not; the password does" eval 'succeeded && grep -q "^Password: " "$T/out"'
+
+echo "# touchauth enroll -> fprintd-list, fprintd-verify"
+rm -f "$SOCK"
+python3 "$E2E/vsensor.py" "$SOCK" "SCAN ta-lt" "SCAN ta-lt" "SCAN ta-lt" "SCAN ta-lt" "SCAN ta-lt" > /dev/null 2>&1 & S=$!
+OUT=$("$HELPER" enroll --user "$TUSER" --finger left-thumb --config "$C" 2>&1); RC=$?
+wait $S
+check "touchauth enroll" eval '[ $RC -eq 0 ] && test -f "$P/1"'
+OUT=$(fprintd-list "$TUSER" 2>&1)
+check "fprintd-list shows touchauth's print and fprintd's" eval 'has "left-thumb" && has "right-index-finger"'
+# fprintd-verify: the scan goes once it says it listens (fprintd drops a scan that comes earlier).
+verify_fprintd() {  # verify_fprintd ID: sets OUT
+    rm -f "$SOCK"
+    stdbuf -o0 -e0 timeout 20 fprintd-verify -f left-thumb "$TUSER" > "$T/fv.out" 2>&1 & local V=$!
+    for _ in $(seq 200); do grep -q "Verify started" "$T/fv.out" && break; sleep 0.05; done
+    sleep 0.1
+    python3 "$E2E/vsensor.py" "$SOCK" "SCAN $1" > /dev/null 2>&1
+    wait $V
+    OUT=$(cat "$T/fv.out")
+}
+verify_fprintd ta-lt
+check "fprintd-verify matches touchauth's print" has "verify-match"
+verify_fprintd stranger
+check "(control) fprintd-verify: a stranger -> no match" eval 'has "verify-no-match" && lacks "verify-match (done)"'
+OUT=$(cd /etc/pam.d && md5sum -- * | sort)
+check "/etc/pam.d still unchanged" test "$OUT" = "$PAMD_BEFORE"
+
+summary
