@@ -8,19 +8,7 @@ import TouchAuthCore
 /// (pam/PROTOCOL.md); the outcome is `success` when the state was written.
 enum PamAccount {
     static func run() -> Int32 {
-        System.write(WireProtocol.replyHeader + "\n", to: 1)
-        let request: Request
-        do {
-            guard let bytes = System.readAll(0, maxBytes: WireProtocol.maxRequestLines * WireProtocol.maxLineBytes)
-            else { throw Request.Error.tooLong }
-            request = try Request.parse(bytes)
-        } catch {
-            System.log(LOG_ERR, "pam-account: malformed request (\(error))")
-            System.write(ReplyLine.result(.systemCancel).encoded, to: 1)
-            return 2
-        }
-        System.write(ReplyLine.result(record(request)).encoded, to: 1)
-        return 0
+        PamVerify.serve(mode: "pam-account") { request, _ in record(request) }
     }
 
     static func record(_ request: Request) -> Outcome {

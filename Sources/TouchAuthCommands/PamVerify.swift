@@ -6,6 +6,13 @@ import TouchAuthCore
 /// stdin, speaks the reply on stdout, and always ends with one `result` line.
 enum PamVerify {
     static func run() -> Int32 {
+        serve(mode: "pam-verify") { request, send in evaluate(request, send: send) }
+    }
+
+    /// One exchange of pam/PROTOCOL.md, shared by `pam-verify` and `pam-account`: the header,
+    /// the request read and parsed strictly (a bad one: `systemCancel`, exit 2), the lines
+    /// `body` sends, and its outcome as the one `result` line.
+    static func serve(mode: String, _ body: (Request, (ReplyLine) -> Void) -> Outcome) -> Int32 {
         let send: (ReplyLine) -> Void = { System.write($0.encoded, to: 1) }
         System.write(WireProtocol.replyHeader + "\n", to: 1)
         let request: Request
@@ -14,11 +21,11 @@ enum PamVerify {
             else { throw Request.Error.tooLong }
             request = try Request.parse(bytes)
         } catch {
-            System.log(LOG_ERR, "pam-verify: malformed request (\(error))")
+            System.log(LOG_ERR, "\(mode): malformed request (\(error))")
             send(.result(.systemCancel))
             return 2
         }
-        send(.result(evaluate(request, send: send)))
+        send(.result(body(request, send)))
         return 0
     }
 
