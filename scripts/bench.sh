@@ -228,26 +228,8 @@ start_fprintd() {
     dpkg-deb -x "$deb" "$F/root" || { FPRINTD_MSG="cannot unpack $deb"; return 1; }
     PAM_FPRINTD=$(find "$F/root" -name pam_fprintd.so | head -n 1)
     [ -n "$PAM_FPRINTD" ] || { FPRINTD_MSG="no pam_fprintd.so in $deb"; return 1; }
-    cat > "$F/bus.conf" <<EOF
-<!DOCTYPE busconfig PUBLIC "-//freedesktop//DTD D-BUS Bus Configuration 1.0//EN"
- "http://www.freedesktop.org/standards/dbus/1.0/busconfig.dtd">
-<busconfig>
-  <type>system</type>
-  <listen>unix:abstract=touchauth-bench-$$</listen>
-  <auth>EXTERNAL</auth>
-  <policy context="default">
-    <allow user="*"/> <allow own="*"/>
-    <allow send_type="method_call"/> <allow send_type="signal"/>
-    <allow send_type="method_return"/> <allow send_type="error"/>
-    <allow receive_type="method_call"/> <allow receive_type="signal"/>
-    <allow receive_type="method_return"/> <allow receive_type="error"/>
-  </policy>
-</busconfig>
-EOF
-    dbus-daemon --config-file="$F/bus.conf" --nofork --print-address=3 3> "$F/bus.addr" > "$F/bus.log" 2>&1 &
-    PIDS+=($!)
-    for _ in $(seq 100); do [ -s "$F/bus.addr" ] && break; sleep 0.02; done
-    BUS=$(head -n 1 "$F/bus.addr")
+    source "$ROOT/tests/e2e/private_bus.sh"
+    private_bus "$F" "touchauth-bench-$$" || true
     [ -n "$BUS" ] || { FPRINTD_MSG="dbus-daemon did not start: $(head -c 200 "$F/bus.log")"; return 1; }
     DBUS_SYSTEM_BUS_ADDRESS=$BUS /usr/lib/polkit-1/polkitd --no-debug > "$F/polkit.log" 2>&1 &
     PIDS+=($!)

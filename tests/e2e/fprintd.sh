@@ -41,27 +41,9 @@ C="$T/touchauth.conf"
 P="$T/prints/$TUSER/virtual_device/0"
 
 echo "# a private system bus, polkit (dbusmock), fprintd"
-cat > "$T/bus.conf" <<CONF
-<!DOCTYPE busconfig PUBLIC "-//freedesktop//DTD D-BUS Bus Configuration 1.0//EN"
- "http://www.freedesktop.org/standards/dbus/1.0/busconfig.dtd">
-<busconfig>
-  <type>system</type>
-  <listen>unix:abstract=touchauth-e2e-$$</listen>
-  <auth>EXTERNAL</auth>
-  <policy context="default">
-    <allow user="*"/> <allow own="*"/>
-    <allow send_type="method_call"/> <allow send_type="signal"/>
-    <allow send_type="method_return"/> <allow send_type="error"/>
-    <allow receive_type="method_call"/> <allow receive_type="signal"/>
-    <allow receive_type="method_return"/> <allow receive_type="error"/>
-  </policy>
-</busconfig>
-CONF
-dbus-daemon --config-file="$T/bus.conf" --nofork --print-address=3 3> "$T/bus.addr" > "$T/bus.log" 2>&1 &
-PIDS+=($!)
-for _ in $(seq 100); do [ -s "$T/bus.addr" ] && break; sleep 0.05; done
-export DBUS_SYSTEM_BUS_ADDRESS
-DBUS_SYSTEM_BUS_ADDRESS=$(head -n 1 "$T/bus.addr")
+source "$E2E/private_bus.sh"
+private_bus "$T" "touchauth-e2e-$$"
+export DBUS_SYSTEM_BUS_ADDRESS=$BUS
 /usr/bin/python3 -m dbusmock --system --template polkitd > "$T/polkit.log" 2>&1 &
 PIDS+=($!)
 bus_call() {  # bus_call PYTHON-EXPR-ON-bus: a small D-Bus call with python3-dbus
