@@ -28,6 +28,7 @@
 /* The helper keeps the user-visible timeout; this is the shim's slack on top. */
 #define DEADLINE_SLACK_SECONDS 3
 #define REAP_SLEEP_MAX_MS      50
+#define STOP_GRACE_MS	       200 /* SIGTERM -> SIGKILL when the user ends the prompt */
 
 /* Request: header, user, service, fallback, 32 args, end (PROTOCOL.md). */
 #define REQUEST_LINES_MAX   (5 + TA_REQUEST_ARGS_MAX)
@@ -418,6 +419,41 @@ static int wait_killed(pam_handle_t *pamh, pid_t pid, int *status)
 }
 
 /*
+ * The user ended the prompt (Enter, typing, Ctrl-C): SIGTERM first.  The
+ * helper holds it off only while it writes a strike (StateStore.update), so a
+ * wrong finger that came just before the key still counts; SIGKILL after
+ * STOP_GRACE_MS whatever happens.  A helper that dies at once costs the user
+ * about a millisecond.
+ */
+static void stop_gently(pam_handle_t *pamh, pid_t pid, int *status)
+{
+	struct timespec now, grace;
+
+	clock_gettime(CLOCK_MONOTONIC, &now);
+	grace.tv_sec = now.tv_sec + (now.tv_nsec + STOP_GRACE_MS * 1000000L) / 1000000000L;
+	grace.tv_nsec = (now.tv_nsec + STOP_GRACE_MS * 1000000L) % 1000000000L;
+	(void)kill(pid, SIGTERM);
+	for (;;) {
+		pid_t r = waitpid(pid, status, WNOHANG);
+
+		if (r == pid)
+			return;
+		if (r < 0 && errno == EINTR)
+			continue;
+		if (r < 0) {
+			/* ECHILD: reaped elsewhere; never signal a pid we no longer own. */
+			pam_syslog(pamh, LOG_ERR, "waitpid: %m");
+			return;
+		}
+		if (ms_left(&grace) == 0)
+			break;
+		sleep_ms(1);
+	}
+	(void)kill(pid, SIGKILL);
+	(void)wait_killed(pamh, pid, status);
+}
+
+/*
  * Wait for pid until the deadline without blocking: a helper that closed
  * stdout but hangs must not hang the host.  At the deadline, SIGKILL and a
  * blocking wait, so no zombie is left.
@@ -568,8 +604,12 @@ int helper_run(pam_handle_t *pamh, enum helper_mode mode, const struct options *
 		retval = read_reply(pamh, reply[0], &deadline, &parser, term, &by_user, &eof);
 	if (!eof) {
 		/* Still unreaped, so pid cannot have been reused. */
-		(void)kill(pid, SIGKILL);
-		(void)wait_killed(pamh, pid, &status);
+		if (by_user != TA_OUTCOME_COUNT)
+			stop_gently(pamh, pid, &status);
+		else {
+			(void)kill(pid, SIGKILL);
+			(void)wait_killed(pamh, pid, &status);
+		}
 		/* Enter, typing or Ctrl-C: the user's word, never a success. */
 		if (by_user != TA_OUTCOME_COUNT && retval == PAM_SUCCESS)
 			*outcome = by_user;

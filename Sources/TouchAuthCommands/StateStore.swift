@@ -52,6 +52,15 @@ struct StateStore {
         } catch {
             throw .unsafe("\(error)")
         }
+        // The module ends a prompt (Enter, typing, Ctrl-C) with SIGTERM and a short grace before
+        // SIGKILL: held off here, the signal lands after the write, so a wrong finger's strike is
+        // on disk before the password prompt appears.
+        var hold = sigset_t()
+        var previous = sigset_t()
+        sigemptyset(&hold)
+        for signal in [SIGTERM, SIGINT, SIGHUP] { sigaddset(&hold, signal) }
+        sigprocmask(SIG_BLOCK, &hold, &previous)
+        defer { sigprocmask(SIG_SETMASK, &previous, nil) }
         let lockPath = "\(path(uid)).lock"
         let lock = open(lockPath, O_RDWR | O_CREAT | O_NOFOLLOW | O_CLOEXEC, 0o600)
         guard lock >= 0 else { throw .unsafe("\(lockPath): \(String(cString: strerror(errno)))") }
