@@ -510,7 +510,7 @@ out:
 
 int helper_run(pam_handle_t *pamh, enum helper_mode mode, const struct options *opts,
 	       const char *user, const char *service, int argc, const char **argv,
-	       struct terminal *term, enum ta_outcome *outcome)
+	       struct terminal *term, enum ta_outcome *outcome, int *strikes)
 {
 	struct sigaction dfl_chld, old_chld;
 	struct helper_env env;
@@ -525,6 +525,8 @@ int helper_run(pam_handle_t *pamh, enum helper_mode mode, const struct options *
 	pid_t pid = -1;
 
 	*outcome = TA_SYSTEM_CANCEL;
+	if (strikes != NULL)
+		*strikes = -1;
 	reply_init(&parser);
 
 	retval = check_helper(pamh, opts->helper);
@@ -645,6 +647,8 @@ int helper_run(pam_handle_t *pamh, enum helper_mode mode, const struct options *
 		goto out;
 	}
 	*outcome = parser.outcome;
+	if (strikes != NULL)
+		*strikes = parser.strikes;
 
 out:
 	if (chld_saved)

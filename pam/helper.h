@@ -25,10 +25,11 @@ enum helper_mode {
  *
  * Always sets *outcome.  Returns PAM_SUCCESS when *outcome comes from a
  * well-formed reply and exit status 0; otherwise a PAM error code, the reason
- * logged, and *outcome is TA_SYSTEM_CANCEL.
+ * logged, and *outcome is TA_SYSTEM_CANCEL.  *strikes (when not NULL) is the
+ * reply's `strikes` line, for the audit line, or -1.
  */
 int helper_run(pam_handle_t *pamh, enum helper_mode mode, const struct options *opts,
 	       const char *user, const char *service, int argc, const char **argv,
-	       struct terminal *term, enum ta_outcome *outcome);
+	       struct terminal *term, enum ta_outcome *outcome, int *strikes);
 
 #endif /* TOUCHAUTH_HELPER_H */

@@ -242,7 +242,8 @@ static void give_back_interrupt(void)
  * in its saved mode on every path, after the helper is reaped.
  */
 static void verify(pam_handle_t *pamh, const struct options *opts, const char *user,
-		   const char *service, int argc, const char **argv, enum ta_outcome *outcome)
+		   const char *service, int argc, const char **argv, enum ta_outcome *outcome,
+		   int *strikes)
 {
 	struct terminal term;
 	enum terminal_use use;
@@ -269,7 +270,7 @@ static void verify(pam_handle_t *pamh, const struct options *opts, const char *u
 
 	/* Sets outcome to systemCancel on every failure, and logs why. */
 	(void)helper_run(pamh, HELPER_VERIFY, opts, user, service, argc, argv,
-			 term.modified ? &term : NULL, outcome);
+			 term.modified ? &term : NULL, outcome, strikes);
 
 	if (*outcome == TA_USER_FALLBACK && term.typing) {
 		switch (terminal_read_password(&term, TYPING_IDLE_SECONDS)) {
@@ -329,7 +330,8 @@ PAM_EXTERN int pam_sm_authenticate(pam_handle_t *pamh, int flags, int argc, cons
 	const char *user = NULL;
 	const void *service = NULL;
 	uid_t uid = 0;
-	int retval;
+	int retval, strikes = -1;
+	char strikes_text[16];
 
 	(void)flags; /* pam_info messages are the prompt itself; sudo always sets PAM_SILENT */
 
@@ -388,15 +390,18 @@ PAM_EXTERN int pam_sm_authenticate(pam_handle_t *pamh, int flags, int argc, cons
 		goto out;
 	}
 
-	verify(pamh, &opts, user, service, argc, argv, &outcome);
+	verify(pamh, &opts, user, service, argc, argv, &outcome, &strikes);
 	if (outcome == TA_SUCCESS)
 		(void)pam_set_data(pamh, AUTH_RAN_KEY, (void *)AUTH_MATCHED, NULL);
 
 	info = &ta_outcomes[outcome];
+	/* The audit line (LOG_AUTHPRIV): who, where, what, and the strikes in a row. */
+	snprintf(strikes_text, sizeof(strikes_text), "%d", strikes);
 	pam_syslog(pamh,
 		   outcome == TA_SUCCESS || outcome == TA_AUTHENTICATION_FAILED ? LOG_NOTICE
 										: LOG_INFO,
-		   "user %s: %s", user, info->name);
+		   "user %s, service %s: %s, strikes %s", user, (const char *)service, info->name,
+		   strikes < 0 ? "-" : strikes_text);
 	if (opts.debug)
 		pam_syslog(pamh, LOG_DEBUG, "outcome %s -> %s", info->name, info->pam_code_name);
 	retval = info->pam_code;
@@ -442,8 +447,8 @@ PAM_EXTERN int pam_sm_acct_mgmt(pam_handle_t *pamh, int flags, int argc, const c
 		goto out;
 	if (pam_get_item(pamh, PAM_SERVICE, &service) != PAM_SUCCESS || service == NULL)
 		goto out;
-	if (helper_run(pamh, HELPER_ACCOUNT, &opts, user, service, argc, argv, NULL, &outcome) !=
-		PAM_SUCCESS ||
+	if (helper_run(pamh, HELPER_ACCOUNT, &opts, user, service, argc, argv, NULL, &outcome,
+		       NULL) != PAM_SUCCESS ||
 	    outcome != TA_SUCCESS)
 		pam_syslog(pamh, LOG_ERR, "user %s: could not record the password authentication",
 			   user);

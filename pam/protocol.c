@@ -35,12 +35,14 @@ static const char header[] = "touchauth 1";
 static const char info_prefix[] = "info ";
 static const char error_prefix[] = "error ";
 static const char result_prefix[] = "result ";
+static const char strikes_prefix[] = "strikes ";
 
 void reply_init(struct reply_parser *p)
 {
 	memset(p, 0, sizeof(*p));
 	p->state = RS_HEADER;
 	p->outcome = TA_SYSTEM_CANCEL;
+	p->strikes = -1;
 }
 
 int outcome_from_name(const char *s)
@@ -86,6 +88,22 @@ static enum reply_event parse_line(struct reply_parser *p, const char **text)
 			return fail(p, "message too long");
 		*text = p->line + skip;
 		return is_info ? REPLY_INFO : REPLY_ERROR_MSG;
+	}
+
+	if (has_prefix(p->line, strikes_prefix, sizeof(strikes_prefix) - 1)) {
+		const char *digits = p->line + sizeof(strikes_prefix) - 1;
+		size_t n = strlen(digits);
+		int v = 0;
+
+		/* For the audit line only: it never changes the outcome. */
+		if (p->strikes >= 0)
+			return fail(p, "second strikes line");
+		if (n < 1 || n > 4 || strspn(digits, "0123456789") != n)
+			return fail(p, "bad strikes");
+		for (size_t i = 0; i < n; i++)
+			v = v * 10 + (digits[i] - '0');
+		p->strikes = v;
+		return REPLY_NEED_MORE;
 	}
 
 	if (has_prefix(p->line, result_prefix, sizeof(result_prefix) - 1)) {

@@ -55,6 +55,7 @@ struct reply_parser {
 	size_t len;
 	unsigned int lines;
 	enum ta_outcome outcome; /* valid in RS_DONE only */
+	int strikes;		 /* the optional `strikes N` line: N, or -1 without one */
 	const char *error;	 /* static string, valid in RS_ERROR only */
 };
 

@@ -94,6 +94,8 @@ enum PamVerify {
         } catch {
             return lockedOut("state unusable: \(error)")
         }
+        // However the attempt ends from here on, the module's audit line gets the strikes.
+        defer { send(.strikes(state.strikes)) }
         let facts = TrustPolicy.Facts(
             now: Facts.now(), bootID: Facts.bootID(), printsHash: store.hash(user: user),
             passwordUsable: Facts.passwordUsable(user))
@@ -201,7 +203,7 @@ enum PamVerify {
                 }
             } else if scan == .match && state.strikes > 0 {
                 do {
-                    try states.update(uid) { $0.matched() }
+                    state = try states.update(uid) { $0.matched() }
                 } catch {
                     System.log(LOG_ERR, "\(user): cannot reset strikes: \(error)")
                 }

@@ -88,6 +88,8 @@ public struct Request: Equatable, Sendable {
 public enum ReplyLine: Equatable, Sendable {
     case info(String)
     case error(String)
+    /// The user's strikes in a row when the attempt ended, for the module's audit line.
+    case strikes(Int)
     case result(Outcome)
 
     /// The line with its `\n`. Text is made safe for the wire: control characters become
@@ -97,6 +99,7 @@ public enum ReplyLine: Equatable, Sendable {
         switch self {
         case .info(let text): "info \(ReplyLine.wireSafe(text))\n"
         case .error(let text): "error \(ReplyLine.wireSafe(text))\n"
+        case .strikes(let count): "strikes \(min(max(count, 0), 9999))\n"
         case .result(let outcome): "result \(outcome.rawValue)\n"
         }
     }

@@ -73,6 +73,9 @@ import Testing
         #expect(ReplyLine.error("two\nlines\u{7f}").encoded == "error two lines \n")
         #expect(ReplyLine.info("").encoded == "info  \n")
         #expect(ReplyLine.result(.authenticationFailed).encoded == "result authenticationFailed\n")
+        #expect(ReplyLine.strikes(3).encoded == "strikes 3\n")
+        #expect(ReplyLine.strikes(-1).encoded == "strikes 0\n")
+        #expect(ReplyLine.strikes(123_456).encoded == "strikes 9999\n")
         let long = ReplyLine.info(String(repeating: "指", count: 400)).encoded  // 3 bytes each
         #expect(long.utf8.count <= "info \n".utf8.count + WireProtocol.maxTextBytes)
         #expect(long.hasSuffix("指\n"))

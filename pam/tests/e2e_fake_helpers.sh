@@ -232,7 +232,7 @@ read -r rc secs <"$tmp/out/success.rc"
 case_name=success
 expect_code success
 expect_saw "Place your finger on the sensor"
-expect_saw "SYSLOG(5): user root: success"
+expect_saw "SYSLOG(5): user root, service success: success, strikes -"
 expect_saw "SYSLOG(7): outcome success -> PAM_SUCCESS"
 printf 'touchauth-request 1\nuser root\nservice success\nfallback none\narg helper=%s\narg print_dir=%s\narg debug\nend\n' \
 	"$tmp/helpers/success" "$tmp/prints" >"$tmp/out/success.request.want"
@@ -257,20 +257,20 @@ run failed
 expect_code maxtries
 expect_saw "Place your finger on the sensor"
 expect_saw "Try Again"
-expect_saw "SYSLOG(5): user root: authenticationFailed"
+expect_saw "SYSLOG(5): user root, service failed: authenticationFailed, strikes -"
 expect_saw "outcome authenticationFailed -> PAM_MAXTRIES"
 
 simple fallback
 run fallback
 expect_code unavail
-expect_saw "SYSLOG(6): user root: userFallback"
+expect_saw "SYSLOG(6): user root, service fallback: userFallback, strikes -"
 
 simple exit1
 run exit1
 expect_code unavail
 expect_saw "almost"
 expect_saw "helper exit status 1"
-expect_saw "user root: systemCancel"
+expect_saw "user root, service exit1: systemCancel, strikes -"
 
 simple hang timeout=1
 run hang

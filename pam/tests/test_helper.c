@@ -184,7 +184,7 @@ static void run(const char *name, enum ta_outcome want, int trusted, const char 
 	pthread_sigmask(SIG_SETMASK, NULL, &mask_before);
 
 	rc = helper_run((pam_handle_t *)dir, HELPER_VERIFY, &opts, "root", "test", 1, argv, NULL,
-			&outcome);
+			&outcome, NULL);
 
 	snprintf(what, sizeof(what), "%s: outcome %s", name, ta_outcomes[outcome].name);
 	expect(outcome == want && (rc == PAM_SUCCESS) == trusted, what);

@@ -145,6 +145,20 @@ static const struct test_case cases[] = {
 	{ "text with inner and trailing spaces", H "info  a  b \nresult systemCancel\n", 0,
 	  DONE(TA_SYSTEM_CANCEL), "I: a  b |" },
 
+	{ "a strikes line before the result",
+	  H "error Not recognized\nstrikes 3\nresult authenticationFailed\n", 0,
+	  DONE(TA_AUTHENTICATION_FAILED), "E:Not recognized|" },
+	{ "strikes 0 and a success", H "strikes 0\nresult success\n", 0, DONE(TA_SUCCESS), "" },
+	{ "second strikes line", H "strikes 1\nstrikes 2\nresult success\n", 0,
+	  ERR("second strikes line"), "" },
+	{ "strikes without a number", H "strikes \nresult success\n", 0, ERR("bad strikes"), "" },
+	{ "negative strikes", H "strikes -1\nresult success\n", 0, ERR("bad strikes"), "" },
+	{ "strikes too large", H "strikes 10000\nresult success\n", 0, ERR("bad strikes"), "" },
+	{ "strikes with a space", H "strikes 1 \nresult success\n", 0, ERR("bad strikes"), "" },
+	{ "strikes after the result", H "result success\nstrikes 1\n", 0, ERR("data after result"),
+	  "" },
+	{ "strikes alone is no result", H "strikes 2\n", 0, ERR("no result"), "" },
+
 	{ "empty input", "", 0, ERR("missing header"), "" },
 	{ "missing header", "result success\n", 0, ERR("missing header"), "" },
 	{ "wrong version", "touchauth 2\nresult success\n", 0, ERR("missing header"), "" },
@@ -277,6 +291,30 @@ static void check_sticky(void)
 	      "sticky error", "feed after error", "recovered");
 }
 
+/* The strikes line is kept for the audit line: N when given, -1 without one. */
+static int strikes_of(const char *in)
+{
+	struct reply_parser p;
+	size_t used;
+	const char *text;
+	size_t pos = 0, len = strlen(in);
+
+	reply_init(&p);
+	while (pos < len &&
+	       reply_feed(&p, in + pos, len - pos, &used, &text) != REPLY_PROTOCOL_ERROR)
+		pos += used;
+	return reply_finish(&p) == REPLY_DONE ? p.strikes : -2;
+}
+
+static void check_strikes(void)
+{
+	check(strikes_of(H "strikes 3\nresult authenticationFailed\n") == 3, "strikes 3", "value",
+	      "not 3");
+	check(strikes_of(H "strikes 0042\nresult success\n") == 42, "strikes 0042", "value",
+	      "not 42");
+	check(strikes_of(H "result success\n") == -1, "no strikes line", "value", "not -1");
+}
+
 int main(void)
 {
 	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++)
@@ -284,6 +322,7 @@ int main(void)
 	run_generated();
 	check_mapping();
 	check_sticky();
+	check_strikes();
 	printf("%d passed, %d failed\n", passed, failed);
 	return failed == 0 ? 0 : 1;
 }

@@ -47,6 +47,12 @@ echo "# three wrong, the password; two more wrong: locked"
 pam full "$TUSER" "$TPASS" "SCAN x" "SCAN x" "SCAN x"
 check "3 wrong -> the password (authenticate only)" succeeded
 check "...3 strikes on disk" json_has '"strikes":3'
+PAM_RUNNER="env PAM_WRAPPER_DEBUGLEVEL=2" pam solo "$TUSER" "" "SCAN tu-ri"
+check "the audit line: user, service, outcome, strikes (a match clears them)" \
+    has "SYSLOG(5): user $TUSER, service solo: success, strikes 0"
+PAM_RUNNER="env PAM_WRAPPER_DEBUGLEVEL=2" pam solo "$TUSER" "" "SCAN x" "SCAN x" "SCAN x"
+check "the audit line after three wrong: strikes 3" \
+    has "SYSLOG(5): user $TUSER, service solo: authenticationFailed, strikes 3"
 pam solo "$TUSER" "" "SCAN x" "SCAN x"
 check "2 more wrong -> biometryLockout" has "$MSG_UNAVAIL"
 check "...the lockout message" has "Too many failed attempts. Enter your password to use your fingerprint again."
