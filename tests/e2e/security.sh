@@ -33,6 +33,8 @@ sensor_unopened() { test ! -e "$SOCK"; }
 echo "# control: the enrolled finger succeeds with this setup"
 pam solo "$TUSER" "" "SCAN tu-right-index"
 check "(control) the right finger authenticates" succeeded
+check "the helper has no RUNPATH (\$ORIGIN would make it look for libraries beside itself as root)" \
+    bash -c "! readelf -d '$HELPER' | grep -qE 'RUNPATH|RPATH'"
 
 echo "# user names: from PAM, checked before any path or spawn"
 long=$(printf 'u%.0s' $(seq 300))
