@@ -79,18 +79,8 @@ static int check_helper(pam_handle_t *pamh, const char *path)
 		pam_syslog(pamh, LOG_ERR, "helper %s: %m", path);
 		return PAM_AUTHINFO_UNAVAIL;
 	}
-	if (!S_ISREG(st.st_mode)) {
-		pam_syslog(pamh, LOG_ERR, "helper %s is not a regular file", path);
+	if (trusted_by_root(pamh, path, &st) != 0)
 		return PAM_AUTHINFO_UNAVAIL;
-	}
-	if (st.st_uid != 0) {
-		pam_syslog(pamh, LOG_ERR, "helper %s is not owned by root", path);
-		return PAM_AUTHINFO_UNAVAIL;
-	}
-	if (st.st_mode & (S_IWGRP | S_IWOTH)) {
-		pam_syslog(pamh, LOG_ERR, "helper %s is group- or other-writable", path);
-		return PAM_AUTHINFO_UNAVAIL;
-	}
 	if (!(st.st_mode & (S_IXUSR | S_IXGRP | S_IXOTH))) {
 		pam_syslog(pamh, LOG_ERR, "helper %s is not executable", path);
 		return PAM_AUTHINFO_UNAVAIL;

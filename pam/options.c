@@ -320,6 +320,22 @@ static int apply_file_line(pam_handle_t *pamh, const char *path, const char *lin
 	return PAM_SUCCESS;
 }
 
+int trusted_by_root(pam_handle_t *pamh, const char *path, const struct stat *st)
+{
+	const char *why = NULL;
+
+	if (!S_ISREG(st->st_mode))
+		why = "is not a regular file";
+	else if (st->st_uid != 0)
+		why = "is not owned by root";
+	else if (st->st_mode & (S_IWGRP | S_IWOTH))
+		why = "is group- or other-writable";
+	if (why == NULL)
+		return 0;
+	say(pamh, LOG_ERR, "%s %s", path, why);
+	return -1;
+}
+
 /*
  * Read the whole file into a malloc'ed buffer after checking that only root
  * could have written it.  *buf is NULL and PAM_SUCCESS is returned when a
@@ -346,18 +362,8 @@ static int read_config(pam_handle_t *pamh, const char *path, int explicit, char 
 		say(pamh, LOG_ERR, "cannot stat %s: %m", path);
 		goto out;
 	}
-	if (!S_ISREG(st.st_mode)) {
-		say(pamh, LOG_ERR, "%s is not a regular file", path);
+	if (trusted_by_root(pamh, path, &st) != 0)
 		goto out;
-	}
-	if (st.st_uid != 0) {
-		say(pamh, LOG_ERR, "%s is not owned by root", path);
-		goto out;
-	}
-	if (st.st_mode & (S_IWGRP | S_IWOTH)) {
-		say(pamh, LOG_ERR, "%s is group- or other-writable", path);
-		goto out;
-	}
 	if (st.st_size > CONFIG_FILE_MAX) {
 		say(pamh, LOG_ERR, "%s is larger than %d bytes", path, CONFIG_FILE_MAX);
 		goto out;

@@ -69,6 +69,15 @@ int options_load(pam_handle_t *pamh, int argc, const char **argv, struct options
 		 struct options_error *err);
 
 /* Defaults, then one file that must exist; no module arguments. */
+struct stat;
+
+/*
+ * DESIGN.md §5.3, one check for every file that configures or runs
+ * authentication (the config, the helper): a regular file, owned by root, not
+ * writable by group or others.  Logs why not and returns -1; 0 when trusted.
+ */
+int trusted_by_root(pam_handle_t *pamh, const char *path, const struct stat *st);
+
 int options_load_file(pam_handle_t *pamh, const char *path, struct options *opts,
 		      struct options_error *err);
 

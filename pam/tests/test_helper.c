@@ -3,7 +3,7 @@
  * The host process must come out as it went in (same fds, SIGCHLD
  * disposition, signal mask, no pending SIGPIPE, no child left), also when it
  * ignores SIGCHLD or runs with fds 0 and 2 closed.  Includes helper.c to
- * reach its static functions; pam_syslog and pam_prompt are stubbed.
+ * reach its static functions; pam_syslog, pam_vsyslog and pam_prompt are stubbed.
  * The helper_run cases need root (the helper must be root-owned).
  */
 #include "../helper.c"
@@ -15,18 +15,24 @@ static char messages[4096];
 static char log_lines[8192];
 static int passed, failed;
 
-void pam_syslog(const pam_handle_t *pamh, int priority, const char *fmt, ...)
+void pam_vsyslog(const pam_handle_t *pamh, int priority, const char *fmt, va_list ap)
 {
 	size_t n = strlen(log_lines);
-	va_list ap;
 
 	(void)pamh;
 	(void)priority;
-	va_start(ap, fmt);
 	vsnprintf(log_lines + n, sizeof(log_lines) - n, fmt, ap);
-	va_end(ap);
 	n = strlen(log_lines);
 	snprintf(log_lines + n, sizeof(log_lines) - n, "|");
+}
+
+void pam_syslog(const pam_handle_t *pamh, int priority, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	pam_vsyslog(pamh, priority, fmt, ap);
+	va_end(ap);
 }
 
 int pam_prompt(pam_handle_t *pamh, int style, char **response, const char *fmt, ...)
