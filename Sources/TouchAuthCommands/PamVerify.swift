@@ -96,9 +96,7 @@ enum PamVerify {
         }
         // However the attempt ends from here on, the module's audit line gets the strikes.
         defer { send(.strikes(state.strikes)) }
-        let facts = TrustPolicy.Facts(
-            now: Facts.now(), bootID: Facts.bootID(), printsHash: store.hash(user: user),
-            passwordUsable: Facts.passwordUsable(user))
+        let facts = Facts.gather(config, user: user, prints: store)
         switch TrustPolicy(config).decide(state, facts) {
         case .refuse(let outcome, let reason):
             debug("\(user): \(outcome.rawValue) (\(reason))")

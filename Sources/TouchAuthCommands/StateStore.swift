@@ -93,6 +93,17 @@ struct StateStore {
 enum Facts {
     static func now() -> Int { Int(time(nil)) }
 
+    /// What the trust rules weigh now, each fact read only when a rule that is on needs it
+    /// (no boot id, prints digest or shadow lookup on the authentication path for a rule
+    /// that is off; `TrustPolicy.decide` does not look at them then).
+    static func gather(_ config: Config, user: UserName, prints: PrintStore) -> TrustPolicy.Facts {
+        TrustPolicy.Facts(
+            now: now(),
+            bootID: config.passwordAfterBoot ? bootID() : "",
+            printsHash: config.passwordAfterEnrollChange ? prints.hash(user: user) : "",
+            passwordUsable: config.requirePasswordSet ? passwordUsable(user) : true)
+    }
+
     /// `/proc/sys/kernel/random/boot_id`: new at every boot.
     static func bootID() -> String {
         let fd = open("/proc/sys/kernel/random/boot_id", O_RDONLY | O_CLOEXEC)

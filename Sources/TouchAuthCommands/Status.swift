@@ -18,9 +18,7 @@ enum Status {
         } catch {
             problem = error.description
         }
-        let facts = TrustPolicy.Facts(
-            now: Facts.now(), bootID: Facts.bootID(), printsHash: prints.hash(user: user),
-            passwordUsable: Facts.passwordUsable(user))
+        let facts = Facts.gather(config, user: user, prints: prints)
         let disabled = StateStore(directory: config.stateDir).isDisabled(uid)
         let next: String
         let reason: String?
