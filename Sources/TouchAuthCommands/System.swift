@@ -11,7 +11,8 @@ enum System {
     static func sanitizeEnvironment() {
         let kept = keptVariables.compactMap { name in getenv(name).map { (name, String(cString: $0)) } }
         clearenv()
-        for (name, value) in kept where value.utf8.count <= 64 && !value.contains("/") {
+        // Byte-wise: `contains("/")` compares Characters and misses a "/" glued to a mark before it.
+        for (name, value) in kept where value.utf8.count <= 64 && !value.utf8.contains(UInt8(ascii: "/")) {
             setenv(name, value, 1)
         }
         umask(0o077)

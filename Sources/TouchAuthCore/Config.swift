@@ -109,7 +109,9 @@ public struct Config: Equatable, Sendable {
             guard let (key, value) = Config.split(Array(argument.utf8).trimmingBlanks()), key == "config" else {
                 continue
             }
-            guard value.hasPrefix("/"), value.utf8.count <= 4095 else { throw .invalidValue(key: "config") }
+            guard value.utf8.first == UInt8(ascii: "/"), value.utf8.count <= 4095 else {
+                throw .invalidValue(key: "config")
+            }
             path = value
         }
         return path
@@ -168,7 +170,9 @@ public struct Config: Equatable, Sendable {
         }
         func path(maxBytes: Int, optional: Bool) throws(Config.Error) -> String {
             if optional && value.isEmpty { return value }
-            guard value.hasPrefix("/"), value.utf8.count <= maxBytes else { throw bad }
+            // Byte-wise, as the shim's parser: `hasPrefix("/")` compares Characters, and "/"
+            // followed by a combining mark is another Character.
+            guard value.utf8.first == UInt8(ascii: "/"), value.utf8.count <= maxBytes else { throw bad }
             return value
         }
         func boolean() throws(Config.Error) -> Bool {

@@ -119,7 +119,11 @@ public enum ReplyLine: Equatable, Sendable {
 }
 
 extension String {
+    /// Byte-wise, as the shim writes it: `hasPrefix` compares Characters, and a combining mark
+    /// right after the prefix's space would glue onto it and hide the prefix.
     fileprivate func value(after prefix: String) -> String? {
-        hasPrefix(prefix) ? String(dropFirst(prefix.count)) : nil
+        let bytes = Array(utf8)
+        guard bytes.starts(with: prefix.utf8) else { return nil }
+        return String(decoding: bytes[prefix.utf8.count...], as: UTF8.self)
     }
 }

@@ -47,6 +47,14 @@ import Testing
         #expect(throws: Request.Error.malformed(line: 2)) { try Request.parse(Array(overlong.utf8)) }
     }
 
+    @Test func prefixesAreMatchedByteWiseLikeTheShimWritesThem() throws {
+        // "user " + a combining mark: as Characters the space and the mark are one, and a
+        // Character-wise prefix test refused a request the shim had written correctly.
+        let text = "touchauth-request 1\nuser \u{301}x\nservice sudo\nfallback none\nend\n"
+        #expect(try Request.parse(Array(text.utf8)).user == "\u{301}x")
+        #expect(UserName("\u{6DD}/x") == nil)  // "\u{6DD}/" is one Character, and still a "/"
+    }
+
     @Test func invalidUTF8IsRejected() {
         var bytes = Array("touchauth-request 1\nuser ".utf8)
         bytes += [0xff, 0xfe]
