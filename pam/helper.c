@@ -443,6 +443,15 @@ static void stop_gently(pam_handle_t *pamh, pid_t pid, int *status)
 	(void)wait_killed(pamh, pid, status);
 }
 
+/* Why a helper that did not exit 0 ended, in the words the tests look for. */
+static void log_end(pam_handle_t *pamh, int status)
+{
+	if (WIFSIGNALED(status))
+		pam_syslog(pamh, LOG_ERR, "helper killed by signal %d", WTERMSIG(status));
+	else
+		pam_syslog(pamh, LOG_ERR, "helper exit status %d", WEXITSTATUS(status));
+}
+
 /*
  * Wait for pid until the deadline without blocking: a helper that closed
  * stdout but hangs must not hang the host.  At the deadline, SIGKILL and a
@@ -510,7 +519,7 @@ int helper_run(pam_handle_t *pamh, enum helper_mode mode, const struct options *
 	char *request = NULL;
 	size_t request_len = 0;
 	int req[2] = { -1, -1 }, reply[2] = { -1, -1 }, devnull = -1;
-	int chld_saved = 0, status = 0, eof = 0, retval;
+	int chld_saved = 0, status = 0, eof = 0, written = 0, retval;
 	enum ta_outcome by_user = TA_OUTCOME_COUNT; /* set by a key */
 	pid_t pid = -1;
 
@@ -592,7 +601,8 @@ int helper_run(pam_handle_t *pamh, enum helper_mode mode, const struct options *
 	retval = write_request(pamh, req[1], request, request_len, &deadline);
 	close(req[1]);
 	req[1] = -1;
-	if (retval == PAM_SUCCESS)
+	written = retval == PAM_SUCCESS;
+	if (written)
 		retval = read_reply(pamh, reply[0], &deadline, &parser, term, &by_user, &eof);
 	if (!eof) {
 		/* Still unreaped, so pid cannot have been reused. */
@@ -600,7 +610,14 @@ int helper_run(pam_handle_t *pamh, enum helper_mode mode, const struct options *
 			stop_gently(pamh, pid, &status);
 		else {
 			(void)kill(pid, SIGKILL);
-			(void)wait_killed(pamh, pid, &status);
+			/*
+			 * A helper that died before reading the request (EPIPE above)
+			 * is a zombie: SIGKILL does not change its status, which
+			 * says why it died.
+			 */
+			if (wait_killed(pamh, pid, &status) == PAM_SUCCESS && !written &&
+			    !(WIFSIGNALED(status) && WTERMSIG(status) == SIGKILL))
+				log_end(pamh, status);
 		}
 		/* Enter, typing or Ctrl-C: the user's word, never a success. */
 		if (by_user != TA_OUTCOME_COUNT && retval == PAM_SUCCESS)
@@ -619,13 +636,8 @@ int helper_run(pam_handle_t *pamh, enum helper_mode mode, const struct options *
 			goto out;
 		}
 	}
-	if (WIFSIGNALED(status)) {
-		pam_syslog(pamh, LOG_ERR, "helper killed by signal %d", WTERMSIG(status));
-		retval = PAM_AUTHINFO_UNAVAIL;
-		goto out;
-	}
 	if (!WIFEXITED(status) || WEXITSTATUS(status) != 0) {
-		pam_syslog(pamh, LOG_ERR, "helper exit status %d", WEXITSTATUS(status));
+		log_end(pamh, status);
 		retval = PAM_AUTHINFO_UNAVAIL;
 		goto out;
 	}

@@ -44,9 +44,11 @@ for key in $(sed -n 's/^| `\([a-z_]*\)` |.*/\1/p' "$ROOT/README.md"); do
     check "README's option $key is in examples/touchauth.conf" grep -q "^# $key =" "$ROOT/examples/touchauth.conf"
 done
 
-# What is on the machine, by name, outside the places that change by themselves.
+# What is on the machine, by name, outside the places that change by themselves
+# and outside the checkout ($ROOT: CI clones somewhere else than /work, and
+# package.sh writes dist/ there).
 snapshot() {
-    find / -xdev \( -path /proc -o -path /sys -o -path /dev -o -path /run -o -path /tmp -o -path /var/tmp \
+    find / -xdev \( -path "$ROOT" -o -path /proc -o -path /sys -o -path /dev -o -path /run -o -path /tmp -o -path /var/tmp \
         -o -path /var/log -o -path /var/cache -o -path /var/lib/apt -o -path /var/lib/dpkg \
         -o -path /var/lib/systemd -o -path /var/backups -o -path /work -o -path /root -o -path /home \
         -o -path /var/spool -o -path /var/mail \) -prune -o -print | sort > "$1"
