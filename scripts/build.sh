@@ -10,7 +10,22 @@ cd "$ROOT"
 # --disable-local-rpath: no RUNPATH $ORIGIN in a binary that runs as root (it would search
 # its own directory for libraries first; sudo's secure-exec ignores it, our own module's
 # setuid(0) exec does not).
-"$SWIFT" build -c release --static-swift-stdlib --disable-local-rpath ${LOCALEDIR:+-Xcc "-DTOUCHAUTH_LOCALEDIR=\"$LOCALEDIR\""}
+# libstdc++ and libgcc (the Swift runtime's C++ support) are linked statically too: loading
+# libstdc++.so and libgcc_s.so (whose constructor runs CPUID, a trap on a VM) cost every helper
+# run 0.6-1.0 ms of its ~6 ms (scripts/bench.sh). The Swift static-stdlib link line asks for
+# -lstdc++ itself, so a directory holding only libstdc++.a, searched first, makes it the
+# archive. No library in libfprint's closure loads either one.
+STATIC_CXX="$ROOT/.build/static-cxx"
+CXX_ARCHIVE=$(gcc -print-file-name=libstdc++.a)
+case $CXX_ARCHIVE in /*) ;; *) echo "build.sh: no libstdc++.a (apt-get install libstdc++-12-dev)" >&2; exit 1 ;; esac
+mkdir -p "$STATIC_CXX"
+ln -sfn "$CXX_ARCHIVE" "$STATIC_CXX/libstdc++.a"
+"$SWIFT" build -c release --static-swift-stdlib --disable-local-rpath \
+    -Xswiftc -L"$STATIC_CXX" -Xswiftc -Xclang-linker -Xswiftc -static-libgcc \
+    ${LOCALEDIR:+-Xcc "-DTOUCHAUTH_LOCALEDIR=\"$LOCALEDIR\""}
+if ldd "$HELPER_BIN" | grep -Eq 'libstdc\+\+|libgcc_s'; then
+    echo "build.sh: $HELPER_BIN still links libstdc++/libgcc_s dynamically" >&2; exit 1
+fi
 make -s -C pam HELPER_PATH="${HELPER_PATH:-/usr/libexec/touchauth/touchauth}" all
 make -s -C man all
 make -s -C po all
