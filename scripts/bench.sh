@@ -125,6 +125,8 @@ service() {  # service NAME AUTH-LINES...
 service "touchauth-bench-$$" "auth required pam_deny.so"  # marks pam_wrapper's copies as ours
 service permit "auth required pam_permit.so"
 service skip "auth [success=done default=ignore] $M $ARGS" "auth required pam_permit.so"
+# The floor of any skip: one more module that does nothing but be loaded and called.
+service floor "auth [success=done default=ignore] pam_deny.so" "auth required pam_permit.so"
 service solo "auth required $M $ARGS"
 service fake "auth required $M config=$T/touchauth.conf helper=$T/fakehelper"
 service unix "auth required pam_unix.so nodelay"
@@ -168,6 +170,7 @@ case_true()          { "$R" "$@" -- /bin/true; }
 case_permit()        { "$R" "$@" "${PW[@]}" -- pamtester permit $U authenticate; }
 case_permit_remote() { "$R" "$@" "${PW[@]}" -- pamtester "${REMOTE[@]}" permit $U authenticate; }
 case_skip_np()       { "$R" "$@" "${PW[@]}" -- pamtester skip $NP authenticate; }
+case_floor()         { "$R" "$@" "${PW[@]}" -- pamtester floor $NP authenticate; }
 case_skip_remote()   { "$R" "$@" "${PW[@]}" -- pamtester "${REMOTE[@]}" skip $U authenticate; }
 case_match()         { "$R" "$@" "${PW[@]}" "${QUEUED[@]}" -- pamtester solo $U authenticate; }
 case_c_base()        { "$R" "$@" "${FPENV[@]}" "${QUEUED[@]}" -- "$T/bin/baseline" "$PRINT"; }
@@ -255,7 +258,7 @@ if [ $WITH_FPRINTD -eq 1 ]; then
 fi
 
 # --- timing --------------------------------------------------------------------------------
-CASES=(true permit permit_remote skip_np skip_remote match c_base helper fake unix)
+CASES=(true permit permit_remote floor skip_np skip_remote match c_base helper fake unix)
 ARMED_CASES=(armed c_armed h_armed)
 [ "$LOCKED_ROW" = yes ] && CASES+=(locked)
 [ "$DISABLED_ROW" = yes ] && CASES+=(disabled)
@@ -315,6 +318,7 @@ sec() { printf 'SEC\t%s\n' "$1" >> "$S"; }
 sec "1. skip path (pamtester + pam_wrapper, start -> exit)"
 row "not enrolled: touchauth + pam_permit" skip_np t ms "pam_permit alone" permit t - 1.05
 row "remote rhost: touchauth + pam_permit" skip_remote t ms "pam_permit alone, rhost" permit_remote t - 1.05
+row "  floor: pam_deny (loaded, does nothing) + pam_permit" floor t ms "pam_permit alone" permit t - -
 sec "2. disabled / locked user (touchauth + pam_permit)"
 if [ "$DISABLED_ROW" = yes ]; then row "disabled user" disabled t ms "pam_permit alone" permit t - 1.05
 else text NA "disabled user" "$DISABLED_ROW"; fi
