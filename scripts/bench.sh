@@ -118,11 +118,15 @@ enroll $LK bench-lk || { cat "$T/enroll.out"; exit 1; }
 enroll $DIS bench-dis || { cat "$T/enroll.out"; exit 1; }
 PRINT="$T/prints/$U/virtual_device/0/7"
 
+# One directory per service: pam_wrapper copies every file of PAM_WRAPPER_SERVICE_DIR into a
+# fresh /tmp/pam.X at each start, ~0.05-0.25 ms a file on this VM, which a real /etc/pam.d never
+# costs; with all services in one directory that copying was most of the pam_permit baseline.
 service() {  # service NAME AUTH-LINES...
     local name=$1; shift
-    { printf '%s\n' "$@"; echo "account required pam_permit.so"; } > "$T/pam.d/$name"
+    mkdir -p "$T/pam.d/$name"
+    { printf '%s\n' "$@"; echo "account required pam_permit.so"; } > "$T/pam.d/$name/$name"
+    : > "$T/pam.d/$name/touchauth-bench-$$"  # marks pam_wrapper's copies as ours
 }
-service "touchauth-bench-$$" "auth required pam_deny.so"  # marks pam_wrapper's copies as ours
 service permit "auth required pam_permit.so"
 service skip "auth [success=done default=ignore] $M $ARGS" "auth required pam_permit.so"
 # The floor of any skip: one more module that does nothing but be loaded and called.
@@ -148,7 +152,8 @@ for extra in "fallback none" ""; do
 done
 request $U "$extra" > "$T/request"
 
-PW=(-E LD_PRELOAD=libpam_wrapper.so -E PAM_WRAPPER=1 -E "PAM_WRAPPER_SERVICE_DIR=$T/pam.d")
+PW=(-E LD_PRELOAD=libpam_wrapper.so -E PAM_WRAPPER=1)
+dir() { echo "PAM_WRAPPER_SERVICE_DIR=$T/pam.d/$1"; }  # -E "$(dir SERVICE)"
 FPENV=(-E "FP_VIRTUAL_DEVICE=$SOCK" -E FP_DRIVERS_WHITELIST=virtual_device -E FP_DEVICE_EMULATION=1)
 REMOTE=(-I rhost=203.0.113.9)
 QUEUED=(-s "$SOCK" -c "SCAN bench-finger")
@@ -157,7 +162,7 @@ ARMED=(-s "$SOCK" -c "SCAN bench-finger" -d 20 -o "successfully authenticated")
 # pam_out SERVICE USER [pamtester -I items...]: one verbose run, its output in $OUT (checks only).
 pam_out() {
     local svc=$1 user=$2; shift 2
-    OUT=$(echo "" | LD_PRELOAD=libpam_wrapper.so PAM_WRAPPER=1 PAM_WRAPPER_SERVICE_DIR="$T/pam.d" \
+    OUT=$(echo "" | LD_PRELOAD=libpam_wrapper.so PAM_WRAPPER=1 PAM_WRAPPER_SERVICE_DIR="$T/pam.d/$svc" \
         timeout 20 pamtester -v "$@" "$svc" "$user" authenticate 2>&1) || true
 }
 MSG_UNAVAIL="Authentication service cannot retrieve authentication info"
@@ -167,21 +172,21 @@ note() { NOTES+=("$*"); }
 # --- the cases -----------------------------------------------------------------------------
 # Each case is a function taking the runner's -n/-w; its lines go to $T/raw/<case>.
 case_true()          { "$R" "$@" -- /bin/true; }
-case_permit()        { "$R" "$@" "${PW[@]}" -- pamtester permit $U authenticate; }
-case_permit_remote() { "$R" "$@" "${PW[@]}" -- pamtester "${REMOTE[@]}" permit $U authenticate; }
-case_skip_np()       { "$R" "$@" "${PW[@]}" -- pamtester skip $NP authenticate; }
-case_floor()         { "$R" "$@" "${PW[@]}" -- pamtester floor $NP authenticate; }
-case_skip_remote()   { "$R" "$@" "${PW[@]}" -- pamtester "${REMOTE[@]}" skip $U authenticate; }
-case_match()         { "$R" "$@" "${PW[@]}" "${QUEUED[@]}" -- pamtester solo $U authenticate; }
+case_permit()        { "$R" "$@" "${PW[@]}" -E "$(dir permit)" -- pamtester permit $U authenticate; }
+case_permit_remote() { "$R" "$@" "${PW[@]}" -E "$(dir permit)" -- pamtester "${REMOTE[@]}" permit $U authenticate; }
+case_skip_np()       { "$R" "$@" "${PW[@]}" -E "$(dir skip)" -- pamtester skip $NP authenticate; }
+case_floor()         { "$R" "$@" "${PW[@]}" -E "$(dir floor)" -- pamtester floor $NP authenticate; }
+case_skip_remote()   { "$R" "$@" "${PW[@]}" -E "$(dir skip)" -- pamtester "${REMOTE[@]}" skip $U authenticate; }
+case_match()         { "$R" "$@" "${PW[@]}" -E "$(dir solo)" "${QUEUED[@]}" -- pamtester solo $U authenticate; }
 case_c_base()        { "$R" "$@" "${FPENV[@]}" "${QUEUED[@]}" -- "$T/bin/baseline" "$PRINT"; }
 case_helper()        { "$R" "$@" -i "$T/request" "${QUEUED[@]}" -- "$H" pam-verify; }
-case_fake()          { "$R" "$@" "${PW[@]}" -- pamtester fake $U authenticate; }
-case_armed()         { "$R" "$@" "${PW[@]}" "${ARMED[@]}" -a "fingerprint reader" -- pamtester -v solo $U authenticate; }
+case_fake()          { "$R" "$@" "${PW[@]}" -E "$(dir fake)" -- pamtester fake $U authenticate; }
+case_armed()         { "$R" "$@" "${PW[@]}" -E "$(dir solo)" "${ARMED[@]}" -a "fingerprint reader" -- pamtester -v solo $U authenticate; }
 case_c_armed()       { "$R" "$@" "${FPENV[@]}" "${ARMED[@]/successfully authenticated/result success}" -a armed -- "$T/bin/baseline" -a "$PRINT"; }
 case_h_armed()       { "$R" "$@" -i "$T/request" "${ARMED[@]/successfully authenticated/result success}" -a "info " -- "$H" pam-verify; }
-case_unix()          { echo "$PASS" > "$T/pass"; "$R" "$@" -i "$T/pass" "${PW[@]}" -- pamtester unix $U authenticate; }
-case_locked()        { "$R" "$@" "${PW[@]}" -- pamtester lock-skip $LK authenticate; }
-case_disabled()      { "$R" "$@" "${PW[@]}" -- pamtester skip $DIS authenticate; }
+case_unix()          { echo "$PASS" > "$T/pass"; "$R" "$@" -i "$T/pass" "${PW[@]}" -E "$(dir unix)" -- pamtester unix $U authenticate; }
+case_locked()        { "$R" "$@" "${PW[@]}" -E "$(dir lock-skip)" -- pamtester lock-skip $LK authenticate; }
+case_disabled()      { "$R" "$@" "${PW[@]}" -E "$(dir skip)" -- pamtester skip $DIS authenticate; }
 
 # --- checks before timing: each stack does what its row claims -------------------------------
 rm -f "$SOCK"; pam_out solo $NP
@@ -249,8 +254,8 @@ start_fprintd() {
     FPW=("${PW[@]}" -E "DBUS_SYSTEM_BUS_ADDRESS=$BUS")
     FSOCK="$F/vdev.sock"
 }
-case_fp_armed() { "$R" "$@" "${FPW[@]}" -s "$FSOCK" -c "SCAN bench-finger" -d 20 -o "successfully authenticated" -a "fingerprint reader" -- pamtester -v fp-solo $U authenticate; }
-case_fp_np()    { "$R" "$@" "${FPW[@]}" -- pamtester fp-skip $NP authenticate; }
+case_fp_armed() { "$R" "$@" "${FPW[@]}" -E "$(dir fp-solo)" -s "$FSOCK" -c "SCAN bench-finger" -d 20 -o "successfully authenticated" -a "fingerprint reader" -- pamtester -v fp-solo $U authenticate; }
+case_fp_np()    { "$R" "$@" "${FPW[@]}" -E "$(dir fp-skip)" -- pamtester fp-skip $NP authenticate; }
 if [ $WITH_FPRINTD -eq 1 ]; then
     if [ ! -x /usr/libexec/fprintd ]; then FPRINTD_MSG="fprintd is not installed (apt-get install fprintd failed)"
     elif start_fprintd && case_fp_armed -n 1 -w 0 > /dev/null 2> "$T/fp.err"; then FPRINTD_MSG=ok
@@ -282,7 +287,7 @@ done
 # 5. Enter -> password prompt (the pty driver detects whether Enter skips to the password).
 ENTER_ROW=""
 if "$PY" "$ROOT/bench/enter.py" 10 "$PASS" 'press enter|enter ↵|⏎' \
-    env LD_PRELOAD=libpam_wrapper.so PAM_WRAPPER=1 PAM_WRAPPER_SERVICE_DIR="$T/pam.d" \
+    env LD_PRELOAD=libpam_wrapper.so PAM_WRAPPER=1 PAM_WRAPPER_SERVICE_DIR="$T/pam.d/enter" \
     pamtester -v -I tty=@TTY@ enter $U authenticate > "$T/raw/enter" 2> "$T/err.enter"; then
     if grep -q '^absent=' "$T/raw/enter"; then
         ENTER_ROW="n/a (Enter does not skip to the password yet: the prompt came $(sed -n 's/^absent=//p' "$T/raw/enter" | awk '{printf "%.1f s", $1/1e6}') after Enter, at the fingerprint timeout; hint seen: $(sed -n 's/^hint=\(.*\) hinted=.*/\1/p' "$T/raw/enter" | cut -c1-60))"
