@@ -22,5 +22,6 @@ let package = Package(
         .target(name: "TouchAuthCommands", dependencies: ["TouchAuthCore", "Fingerprint", "CShadow", "CGettext"]),
         .executableTarget(name: "touchauth", dependencies: ["TouchAuthCommands"]),
         .testTarget(name: "TouchAuthCoreTests", dependencies: ["TouchAuthCore"]),
+        .testTarget(name: "TouchAuthCommandsTests", dependencies: ["TouchAuthCommands"]),
     ]
 )

@@ -134,24 +134,24 @@ enum Doctor {
         return candidates.first { access("\($0)/pam_unix.so", F_OK) == 0 }
     }
 
-    /// Which services use the module, and whether their stacks make sense: touchauth's auth
-    /// line before pam_unix's (else the password is asked first), and an account line (else
-    /// only `touchauth unlock` ends a lockout).
+    /// Which services authenticate with the module, and whether their stacks make sense:
+    /// touchauth's auth line before pam_unix's (else the password is asked first), and an
+    /// account line (else only `touchauth unlock` ends a lockout). Includes count: with
+    /// pam-auth-update the lines live in Debian's `common-*` fragments, which are judged as
+    /// part of each service that includes them, not on their own (alone, common-auth has no
+    /// account line). A service with only the account line (cron) is no user: nothing to say.
     static func pamStacks(_ dir: String, _ note: (Level, String, String) -> Void) {
         var users = 0
-        for service in System.listDirectory(dir) where !service.hasPrefix(".") && !service.hasSuffix(".dpkg-old") {
-            let own = lines(of: "\(dir)/\(service)")
-            guard own.contains(where: { $0.contains("pam_touchauth") }) else { continue }
-            users += 1
+        for service in System.listDirectory(dir).sorted()
+        where !service.hasPrefix(".") && !service.hasPrefix("common-") && !service.contains(".dpkg-") {
             let stack = expand(dir, service, depth: 0)
             let auth = stack.filter { $0.type == "auth" }
-            let ours = auth.firstIndex { $0.module.contains("pam_touchauth") }
+            guard let ours = auth.firstIndex(where: { $0.module.contains("pam_touchauth") }) else { continue }
+            users += 1
             let unix = auth.firstIndex { $0.module.contains("pam_unix") }
             let account = stack.contains { $0.type == "account" && $0.module.contains("pam_touchauth") }
-            if let ours, let unix, unix < ours {
+            if let unix, unix < ours {
                 note(.warn, "pam", "\(dir)/\(service): pam_unix comes before pam_touchauth: the password is asked first")
-            } else if ours == nil {
-                note(.warn, "pam", "\(dir)/\(service): pam_touchauth has no auth line")
             } else if !account {
                 note(.warn, "pam", "\(dir)/\(service): no 'account ... pam_touchauth.so' line: only touchauth unlock ends a lockout")
             } else {

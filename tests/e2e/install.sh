@@ -184,6 +184,14 @@ OUT=$(cat /etc/pam.d/common-auth)
 check "common-auth: touchauth jumps past pam_unix on success" grep -Eq '^auth[[:space:]]+\[success=2 abort=die default=ignore\][[:space:]]+pam_touchauth\.so' <<<"$OUT"
 check "common-auth: touchauth comes before pam_unix" \
     test "$(grep -n pam_touchauth <<<"$OUT" | cut -d: -f1)" -lt "$(grep -n pam_unix <<<"$OUT" | cut -d: -f1)"
+# doctor reads the services through their includes: the lines are in common-*, the users are
+# sudo, su, login...; the fragments alone are not judged (common-auth has no account line;
+# a service with only the account line, like cron, is a unit test: this VM has no cron file).
+OUT=$(touchauth doctor 2>&1)
+check "doctor: sudo uses it through common-*, in a sensible order" \
+    has "OK   pam: /etc/pam.d/sudo: touchauth before the password (pam_unix), account line present"
+check "doctor: login too" has "OK   pam: /etc/pam.d/login: touchauth before the password (pam_unix), account line present"
+check "doctor: no warning about the common-* fragments themselves" lacks "pam: /etc/pam.d/common-"
 OUT=$(pam-auth-update --disable touchauth 2>&1)
 check "pam-auth-update --disable touchauth (the README's undo) restores common-*" test "$(pam_md5)" = "$BEFORE_MD5"
 pam-auth-update --enable touchauth
