@@ -1,0 +1,88 @@
+import Glibc
+import Testing
+@testable import TouchAuthCommands
+
+/// The one argument parser all commands share (Commands.swift), against the real command table.
+@Suite struct CommandLineTests {
+    func command(_ name: String) -> Command { commands.first { $0.name == name }! }
+
+    @Test func valuesBothWaysAndFlags() throws {
+        let enroll = command("enroll")
+        #expect(try parseOptions(["--user", "alice", "--finger=left-thumb", "--replace"], for: enroll)
+            == ["user": "alice", "finger": "left-thumb", "replace": ""])
+        #expect(try parseOptions([], for: enroll) == [:])
+    }
+
+    @Test func aValueMayLookLikeAnythingButEmpty() throws {
+        // The next word is the value even when it starts with dashes: `--user --json` names a user.
+        #expect(try parseOptions(["--user", "--json"], for: command("list")) == ["user": "--json"])
+        #expect(throws: CommandError.usage("list: --user needs a value")) {
+            try parseOptions(["--user"], for: command("list"))
+        }
+        #expect(throws: CommandError.usage("list: --user needs a value")) {
+            try parseOptions(["--user="], for: command("list"))
+        }
+    }
+
+    @Test func refusals() {
+        let list = command("list")
+        #expect(throws: CommandError.usage("list: --user given twice")) {
+            try parseOptions(["--user", "a", "--user=b"], for: list)
+        }
+        #expect(throws: CommandError.usage("list: --json takes no value")) {
+            try parseOptions(["--json=yes"], for: list)
+        }
+        #expect(throws: CommandError.usage("list: unexpected argument 'alice'")) {
+            try parseOptions(["alice"], for: list)
+        }
+        #expect(throws: CommandError.usage("list: unknown option --finger (usage: \(list.usage))")) {
+            try parseOptions(["--finger", "x"], for: list)
+        }
+        // Options of one command are not options of another.
+        #expect(throws: (any Error).self) { try parseOptions(["--replace"], for: command("delete")) }
+    }
+
+    @Test func positionalStandsForItsOption() throws {
+        let unlock = command("unlock")
+        #expect(try parseOptions(["alice"], for: unlock) == ["user": "alice"])
+        #expect(try parseOptions(["alice", "--config", "/x"], for: unlock) == ["user": "alice", "config": "/x"])
+        #expect(throws: CommandError.usage("unlock: unexpected argument 'alice'")) {
+            try parseOptions(["--user", "bob", "alice"], for: unlock)
+        }
+        #expect(throws: CommandError.usage("unlock: unexpected argument 'bob'")) {
+            try parseOptions(["alice", "bob"], for: unlock)
+        }
+    }
+
+    @Test func helpWinsOverEverythingElse() throws {
+        for name in commands.map(\.name) {
+            #expect(try parseOptions(["--help"], for: command(name)) == ["help": ""])
+            #expect(try parseOptions(["-h", "--nonsense"], for: command(name)) == ["help": ""])
+        }
+    }
+
+    /// The table itself: unique names, a usage line that names the command and every option,
+    /// `--config` wherever a command reads settings (the convention), and a positional
+    /// that is one of the command's own value options.
+    @Test func theTableIsConsistent() {
+        #expect(Set(commands.map(\.name)).count == commands.count)
+        for c in commands {
+            #expect(c.usage.hasPrefix("touchauth \(c.name)"), "\(c.name)")
+            for option in c.options.keys {
+                // A positional option shows as its word: `touchauth unlock USER`.
+                let shown = option == c.positional ? option.uppercased() : "--\(option)"
+                #expect(c.usage.contains(shown), "\(c.name) \(shown)")
+            }
+            if !c.name.hasPrefix("pam-") { #expect(c.options["config"] == true, "\(c.name) takes --config") }
+            if let p = c.positional { #expect(c.options[p] == true, "\(c.name) positional \(p)") }
+        }
+    }
+
+    @Test func exitStatuses() {
+        #expect(CommandError.usage("x").exitStatus == 2)
+        #expect(CommandError.interrupted("x").exitStatus == 130)
+        #expect(CommandError.failed("x").exitStatus == 1)
+        #expect(CommandError.config("x").exitStatus == 1)
+        #expect(CommandError.unavailable("x").exitStatus == 1)
+    }
+}
