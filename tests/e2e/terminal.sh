@@ -1,15 +1,16 @@
 #!/usr/bin/env bash
 # The "Enter Password" button in a terminal (issue 4), with the real things: sudo and su (setuid,
-# so no pam_wrapper) in a private mount namespace whose /etc/pam.d/sudo, /etc/pam.d/su and
-# /etc/sudoers are our test files bind-mounted over the real ones (never edited), driven in tmux
-# as test users with passwords, against libfprint's virtual sensor and pam_unix.so.
+# so no pam_wrapper) and login (run by root, as getty runs it) in a private mount namespace whose
+# /etc/pam.d/sudo, /etc/pam.d/su, /etc/pam.d/login and /etc/sudoers are our test files
+# bind-mounted over the real ones (never edited), driven in tmux as test users with passwords,
+# against libfprint's virtual sensor and pam_unix.so.
 #
 # Proofs used below: the vsensor socket appears only when the helper opens the sensor, so "no
 # socket" means "the sensor was never armed"; the children of the sudo/su process show whether a
 # helper is still alive; `stty -g` before and after each command shows the terminal's mode.
 source "$(dirname "$0")/lib.sh"
 
-for tool in tmux sudo su unshare setpriv; do
+for tool in tmux sudo su login unshare setpriv; do
     command -v "$tool" > /dev/null || { echo "missing $tool"; echo "0 passed, 1 failed"; exit 1; }
 done
 
@@ -38,7 +39,7 @@ tm() { tmux -S "$TMUX_SOCK" "$@"; }
 trap 'tm kill-server 2>/dev/null; rm -rf "$W" "$T"' EXIT
 
 LINE="auth [success=done abort=die default=ignore] $MODULE config=$CONF debug"
-for svc in sudo su; do
+for svc in sudo su login; do
     printf '%s\n' "$LINE" "auth required pam_unix.so try_first_pass nodelay" \
         "account required pam_permit.so" "session required pam_permit.so" > "$T/pam-$svc"
 done
@@ -51,9 +52,12 @@ shell_as() {  # the command line of an interactive shell of user $1, nothing inh
          "PATH=/usr/sbin:/usr/bin:/sbin:/bin PS1='\$ ' bash --norc --noprofile"
 }
 unshare -m sh -c 'mount --bind "$1" /etc/pam.d/sudo && mount --bind "$2" /etc/pam.d/su &&
-    mount --bind "$3" /etc/sudoers && exec tmux -S "$4" -f /dev/null new-session -d -s t -n sudo -x 160 -y 50 "$5"' \
-    sh "$T/pam-sudo" "$T/pam-su" "$T/sudoers" "$TMUX_SOCK" "$(shell_as "$TUSER")"
+    mount --bind "$3" /etc/sudoers && mount --bind "$6" /etc/pam.d/login &&
+    exec tmux -S "$4" -f /dev/null new-session -d -s t -n sudo -x 160 -y 50 "$5"' \
+    sh "$T/pam-sudo" "$T/pam-su" "$T/sudoers" "$TMUX_SOCK" "$(shell_as "$TUSER")" "$T/pam-login"
 tm new-window -d -t t -n su "$(shell_as "$SU_USER")"
+# login runs as root (as getty starts it), with the user's name given, as getty passes it.
+tm new-window -d -t t -n login "env -i HOME=$W/u TERM=screen PATH=/usr/sbin:/usr/bin:/sbin:/bin PS1='# ' bash --norc --noprofile"
 tm set-option -g history-limit 0 > /dev/null
 
 now_ms() { echo $(($(date +%s%N) / 1000000)); }
@@ -276,6 +280,37 @@ finish su
 check "su finger -> authenticated, no password" has "This account is currently not available"
 check "su finger -> no password prompt" lacks "Password:"
 check "su finger -> stty -g identical" stty_same
+
+echo "# login (shadow's, as getty runs it): the finger, Enter, Ctrl-C"
+start login "login $TUSER"
+wait_for login "$PROMPT"
+OUT=$(screen login)
+check "login -> the fingerprint prompt with the hint" has "$HINT"
+python3 "$E2E/vsensor.py" "$SOCK" "SCAN tu-right-index" > /dev/null
+finish login
+check "login finger -> authenticated, no password" has "This account is currently not available"
+check "login finger -> no password prompt" lacks "Password:"
+check "login finger -> stty -g identical" stty_same
+check "login finger -> no helper left" no_helper_left login
+start login "login $TUSER"
+wait_for login "$PROMPT"
+tm send-keys -t t:login Enter
+wait_for login "Password:"
+tm send-keys -t t:login -l "$TPASS"
+tm send-keys -t t:login Enter
+finish login
+check "login Enter, then the password -> authenticated" has "This account is currently not available"
+check "login Enter -> stty -g identical" stty_same
+start login "login $TUSER"
+wait_for login "$PROMPT"
+tm send-keys -t t:login C-c
+finish login
+check "login Ctrl-C -> not authenticated" lacks "This account is currently not available"
+check "login Ctrl-C -> no password prompt" lacks "Password:"
+check "login Ctrl-C -> login ends with a failure status" sh -c "! grep -qx 0 '$W/u/rc'"
+check "login Ctrl-C -> stty -g identical" stty_same
+check "login Ctrl-C -> no helper left" no_helper_left login
+echo "#   (login after Ctrl-C: status $(cat "$W/u/rc" 2>/dev/null), said: $(tail -n 2 <<<"$OUT" | head -n 1))"
 
 echo "# a closed lid: no helper, no sensor (pamtester, lid_dir pointing at a fake ACPI tree)"
 MARKER="$T/helper-ran"
