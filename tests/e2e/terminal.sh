@@ -243,7 +243,8 @@ S_MS=$(($(now_ms) - t0))
 check "sudo -S (stdin a pipe) -> the password from stdin runs the command (${S_MS} ms in all)" ran
 check "sudo -S -> no fingerprint prompt" lacks "$PROMPT"
 check "sudo -S -> the sensor was never armed" sensor_never_armed
-check "sudo -S -> well under 1 s" test "$S_MS" -lt 1000
+# No timed assertion (bench.sh measures speed): a helper waiting for a finger would keep the
+# command from running before finish's 15 s wait ends, and the sensor would be armed.
 start sudo "SSH_CONNECTION='203.0.113.9 50000 192.0.2.1 22' $SUDO_RUN"
 wait_for sudo "$SUDO_PW"
 tm send-keys -t t:sudo -l "$TPASS"
