@@ -254,64 +254,55 @@ check "SSH_CONNECTION in sudo's environment -> straight to the password" lacks "
 check "SSH_CONNECTION -> the sensor was never armed" sensor_never_armed
 check "SSH_CONNECTION -> the password runs the command" ran
 
-echo "# su (SIGINT at its default): Ctrl-C and Enter"
-start su "su $TUSER"
-wait_for su "$PROMPT"
-OUT=$(screen su)
-check "su -> the fingerprint prompt with the hint" has "$HINT"
-tm send-keys -t t:su C-c
-finish su
-check "su Ctrl-C -> su is ended by SIGINT, as at its password prompt (status 130)" rc_is 130
-check "su Ctrl-C -> stty -g identical" stty_same
-check "su Ctrl-C -> no password prompt" lacks "Password:"
-start su "su $TUSER"
-wait_for su "$PROMPT"
-tm send-keys -t t:su Enter
-wait_for su "Password:"
-tm send-keys -t t:su -l "$TPASS"
-tm send-keys -t t:su Enter
-finish su
-# The test user's shell is nologin: su authenticating is what this message proves.
-check "su Enter, then the password -> authenticated" has "This account is currently not available"
-check "su Enter -> stty -g identical" stty_same
-start su "su $TUSER"
-wait_for su "$PROMPT"
-python3 "$E2E/vsensor.py" "$SOCK" "SCAN tu-right-index" > /dev/null
-finish su
-check "su finger -> authenticated, no password" has "This account is currently not available"
-check "su finger -> no password prompt" lacks "Password:"
-check "su finger -> stty -g identical" stty_same
-
-echo "# login (shadow's, as getty runs it): the finger, Enter, Ctrl-C"
-start login "login $TUSER"
-wait_for login "$PROMPT"
-OUT=$(screen login)
-check "login -> the fingerprint prompt with the hint" has "$HINT"
-python3 "$E2E/vsensor.py" "$SOCK" "SCAN tu-right-index" > /dev/null
-finish login
-check "login finger -> authenticated, no password" has "This account is currently not available"
-check "login finger -> no password prompt" lacks "Password:"
-check "login finger -> stty -g identical" stty_same
-check "login finger -> no helper left" no_helper_left login
-start login "login $TUSER"
-wait_for login "$PROMPT"
-tm send-keys -t t:login Enter
-wait_for login "Password:"
-tm send-keys -t t:login -l "$TPASS"
-tm send-keys -t t:login Enter
-finish login
-check "login Enter, then the password -> authenticated" has "This account is currently not available"
-check "login Enter -> stty -g identical" stty_same
-start login "login $TUSER"
-wait_for login "$PROMPT"
-tm send-keys -t t:login C-c
-finish login
-check "login Ctrl-C -> not authenticated" lacks "This account is currently not available"
-check "login Ctrl-C -> no password prompt" lacks "Password:"
-check "login Ctrl-C -> login ends with a failure status" sh -c "! grep -qx 0 '$W/u/rc'"
-check "login Ctrl-C -> stty -g identical" stty_same
-check "login Ctrl-C -> no helper left" no_helper_left login
-echo "#   (login after Ctrl-C: status $(cat "$W/u/rc" 2>/dev/null), said: $(tail -n 2 <<<"$OUT" | head -n 1))"
+# su and login (SIGINT at its default in both) take the same three cases. The test user's shell
+# is nologin: "This account is currently not available" is what proves the authentication.
+AUTHENTICATED="This account is currently not available"
+# ctrl_c WINDOW COMMAND: Ctrl-C at the prompt ends the program as at its password prompt.
+ctrl_c() {
+    start "$1" "$2"
+    wait_for "$1" "$PROMPT"
+    OUT=$(screen "$1")
+    check "$1 -> the fingerprint prompt with the hint" has "$HINT"
+    tm send-keys -t "t:$1" C-c
+    finish "$1"
+    echo "#   ($1 after Ctrl-C: status $(cat "$W/u/rc" 2>/dev/null), said: $(tail -n 2 <<<"$OUT" | head -n 1))"
+    check "$1 Ctrl-C -> ended by SIGINT, as at its password prompt (status 130)" rc_is 130
+    check "$1 Ctrl-C -> not authenticated" lacks "$AUTHENTICATED"
+    check "$1 Ctrl-C -> no password prompt" lacks "Password:"
+    check "$1 Ctrl-C -> stty -g identical" stty_same
+    check "$1 Ctrl-C -> no helper left" no_helper_left "$1"
+}
+# enter_then_password WINDOW COMMAND
+enter_then_password() {
+    start "$1" "$2"
+    wait_for "$1" "$PROMPT"
+    tm send-keys -t "t:$1" Enter
+    wait_for "$1" "Password:"
+    tm send-keys -t "t:$1" -l "$TPASS"
+    tm send-keys -t "t:$1" Enter
+    finish "$1"
+    check "$1 Enter, then the password -> authenticated" has "$AUTHENTICATED"
+    check "$1 Enter -> stty -g identical" stty_same
+}
+# finger WINDOW COMMAND
+finger() {
+    start "$1" "$2"
+    wait_for "$1" "$PROMPT"
+    python3 "$E2E/vsensor.py" "$SOCK" "SCAN tu-right-index" > /dev/null
+    finish "$1"
+    check "$1 finger -> authenticated, no password" has "$AUTHENTICATED"
+    check "$1 finger -> no password prompt" lacks "Password:"
+    check "$1 finger -> stty -g identical" stty_same
+    check "$1 finger -> no helper left" no_helper_left "$1"
+}
+echo "# su: Ctrl-C, Enter, the finger"
+ctrl_c su "su $TUSER"
+enter_then_password su "su $TUSER"
+finger su "su $TUSER"
+echo "# login (shadow's, run by root with the name given, as getty runs it): the same"
+ctrl_c login "login $TUSER"
+enter_then_password login "login $TUSER"
+finger login "login $TUSER"
 
 echo "# a closed lid: no helper, no sensor (pamtester, lid_dir pointing at a fake ACPI tree)"
 MARKER="$T/helper-ran"
