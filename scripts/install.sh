@@ -8,7 +8,9 @@
 #   state         /var/lib/touchauth (root, 0700)
 #   manual pages  PREFIX/share/man/man{1,5,8}
 #   translations  PREFIX/share/locale/<lang>/LC_MESSAGES/touchauth.mo
-#   profile       /usr/share/pam-configs/touchauth (pam-auth-update; not enabled)
+#   profiles      /usr/share/pam-configs/touchauth (pam-auth-update: the finger; not enabled)
+#                 /usr/share/pam-configs/touchauth-unlock (records a succeeded password; Default:
+#                 yes, so the next pam-auth-update run, e.g. --enable touchauth, enables it)
 #
 # PREFIX is /usr by default. The module, config, state and profile go where PAM, the helper and
 # pam-auth-update look for them, whatever the prefix. DESTDIR (or --destdir) stages everything
@@ -33,7 +35,7 @@ while [ $# -gt 0 ]; do
         --no-build) BUILD=no ;;
         --list) LIST=yes ;;
         --setuid) HELPER_MODE=4755 ;;
-        -h|--help) sed -n '2,19p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+        -h|--help) sed -n '2,21p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
         *) echo "install.sh: unknown argument '$1' (see --help)" >&2; exit 2 ;;
     esac
     shift
@@ -62,7 +64,8 @@ MANDIR=$PREFIX/share/man
 LOCALEDIR=$PREFIX/share/locale
 CONF=/etc/security/touchauth.conf
 STATE=/var/lib/touchauth
-PROFILE=/usr/share/pam-configs/touchauth
+PROFILES="touchauth touchauth-unlock"
+PROFILEDIR=/usr/share/pam-configs
 MANPAGES="touchauth.1 touchauth.conf.5 pam_touchauth.8"
 LANGS=$(cat "$ROOT/po/LINGUAS")
 
@@ -74,7 +77,7 @@ installed_files() {
     echo "$COMMAND"
     for page in $MANPAGES; do echo "$MANDIR/man${page##*.}/$page.gz"; done
     for lang in $LANGS; do echo "$LOCALEDIR/$lang/LC_MESSAGES/touchauth.mo"; done
-    echo "$PROFILE"
+    for profile in $PROFILES; do echo "$PROFILEDIR/$profile"; done
 }
 
 if [ "$LIST" = yes ]; then
@@ -135,16 +138,11 @@ for lang in $LANGS; do
     put 0644 "$ROOT/po/$lang.mo" "$LOCALEDIR/$lang/LC_MESSAGES/touchauth.mo"
 done
 
-# The pam-auth-update profile: its Account section only when the module has an account phase.
-SYMBOLS=$(nm -D --defined-only "$MODULE_SO")
-if grep -qw pam_sm_acct_mgmt <<<"$SYMBOLS"; then
-    ACCOUNT=yes
-    cp "$ROOT/examples/pam-configs/touchauth" "$TMP"
-else
-    ACCOUNT=no
-    sed '/^Account-Type:/,$d' "$ROOT/examples/pam-configs/touchauth" > "$TMP"
-fi
-put 0644 "$TMP" "$PROFILE"
+# The pam-auth-update profiles: the finger (Primary block, before pam_unix) and the recorder
+# (Additional block, reached only when a primary module such as pam_unix succeeded).
+for profile in $PROFILES; do
+    put 0644 "$ROOT/examples/pam-configs/$profile" "$PROFILEDIR/$profile"
+done
 
 if [ -e "$DESTDIR$CONF" ]; then
     echo "kept $DESTDIR$CONF (existing; examples/touchauth.conf lists every key)"
@@ -158,7 +156,6 @@ chmod 0700 "$DESTDIR$STATE"
 echo "installed touchauth into ${DESTDIR:-/}:"
 installed_files | sed "s|^|  $DESTDIR|"
 echo "  $DESTDIR$CONF, $DESTDIR$STATE/"
-[ "$ACCOUNT" = yes ] || echo "  (the module has no account phase: the profile has no Account section)"
 [ -z "$DESTDIR" ] || exit 0
 
 cat <<EOF
@@ -172,13 +169,16 @@ Then either turn it on for every service (sudo, su, login, polkit: common-auth):
 
     pam-auth-update --enable touchauth        # undo: pam-auth-update --disable touchauth
 
-or for sudo only, put these lines into /etc/pam.d/sudo (examples/pam.d/ has ready files):
+(that also enables touchauth-unlock: the line after pam_unix that lets a succeeded password
+lift a fingerprint lockout; it stays after --disable touchauth, harmless without the
+finger), or for sudo only, put these lines into /etc/pam.d/sudo (examples/pam.d/ has ready
+files):
 
     auth       [success=done abort=die default=ignore]   pam_touchauth.so [reason=authenticate to run a command as root]
     @include common-auth
+    auth       optional   pam_touchauth.so authsucc     # reached only when the password succeeded
 EOF
-[ "$ACCOUNT" = yes ] && echo "    account    optional   pam_touchauth.so            # after @include common-account"
-if grep -qs pam_touchauth /etc/pam.d/common-auth; then
-    echo; echo "The profile is already enabled; 'pam-auth-update --package' applies a changed profile."
+if grep -s pam_touchauth /etc/pam.d/common-auth | grep -qvw authsucc; then
+    echo; echo "The profiles are already enabled; 'pam-auth-update --package' applies changed profiles."
 fi
 exit 0

@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # Builds dist/touchauth_<version>_<arch>.deb with dpkg-deb: the files of scripts/install.sh
 # (staged with --destdir), binaries stripped, Depends computed by dpkg-shlibdeps, the config as
-# a conffile, and maintainer scripts that register the pam-auth-update profile (not enabled:
-# `pam-auth-update --enable touchauth` does that) and take it out before the module goes.
+# a conffile, and maintainer scripts that register the pam-auth-update profiles (the finger is
+# not enabled: `pam-auth-update --enable touchauth` does that; touchauth-unlock, the line that
+# records a succeeded password, is Default: yes) and take them out before the module goes.
 #   scripts/package.sh            VERSION=0.1.0 by default
 #   apt-get install ./dist/touchauth_*.deb ; apt-get purge touchauth
 source "$(dirname "$0")/lib.sh"
@@ -50,14 +51,17 @@ EOF
 } | gzip -9n > "$DOC/changelog.gz"
 chmod 0644 "$DOC/copyright" "$DOC/changelog.gz"
 
-# Depends: what the binaries link (libfprint-2-2, libpam0g, glib, libc ...) as dpkg-shlibdeps
-# reads it from the shlibs/symbols files, plus pam-auth-update's package.
+# Depends: what the binaries link (libfprint-2-2, libpam0g, libsystemd0 for sd-login, glib,
+# libc ...) as dpkg-shlibdeps reads it from the shlibs/symbols files, plus pam-auth-update's
+# package.
 mkdir -p "$WORK/src/debian"
 printf 'Source: touchauth\n\nPackage: touchauth\nArchitecture: any\n' > "$WORK/src/debian/control"
 SHLIBS=$(cd "$WORK/src" && dpkg-shlibdeps -O "-e$HELPER" "-e$MODULE" 2>/dev/null | sed -n 's/^shlibs:Depends=//p')
-case $SHLIBS in *libfprint-2-2*libpam0g*|*libpam0g*libfprint-2-2*) ;; *)
-    echo "package.sh: dpkg-shlibdeps gave no libfprint-2-2/libpam0g dependency: '$SHLIBS'" >&2; exit 1 ;;
-esac
+for lib in libfprint-2-2 libpam0g libsystemd0; do
+    case ", $SHLIBS" in *", $lib"[\ ,]*|*", $lib") ;; *)
+        echo "package.sh: dpkg-shlibdeps gave no $lib dependency: '$SHLIBS'" >&2; exit 1 ;;
+    esac
+done
 
 mkdir -p "$STAGE/DEBIAN"
 cat > "$STAGE/DEBIAN/control" <<EOF
@@ -79,6 +83,8 @@ Description: Touch ID for Linux: fingerprint authentication with a password fall
  It reads and writes fprintd's print files through libfprint, so prints
  enrolled with fprintd or GNOME Settings work. The pam-auth-update profile is
  installed but not enabled: run "pam-auth-update --enable touchauth".
+ A second profile, touchauth-unlock, enabled by default, lets a password that
+ succeeded lift a fingerprint lockout.
 EOF
 echo /etc/security/touchauth.conf > "$STAGE/DEBIAN/conffiles"
 
@@ -87,8 +93,10 @@ cat > "$STAGE/DEBIAN/postinst" <<'EOF'
 set -e
 if [ "$1" = configure ]; then
 	install -d -o root -g root -m 0700 /var/lib/touchauth
-	# Registers the profile; it stays off until "pam-auth-update --enable touchauth"
-	# (Default: no), and an enabled one is kept across upgrades.
+	# Registers the profiles: the finger stays off until "pam-auth-update --enable
+	# touchauth" (Default: no); touchauth-unlock (an authsucc line after pam_unix,
+	# harmless alone) is on unless the administrator turned it off (Default: yes).
+	# Enabled ones are kept across upgrades.
 	pam-auth-update --package
 fi
 exit 0
@@ -98,7 +106,7 @@ cat > "$STAGE/DEBIAN/prerm" <<'EOF'
 set -e
 # Out of /etc/pam.d/common-* while the module is still on disk.
 if [ "$1" = remove ] && [ "${DPKG_MAINTSCRIPT_PACKAGE_REFCOUNT:-1}" = 1 ]; then
-	pam-auth-update --package --remove touchauth
+	pam-auth-update --package --remove touchauth touchauth-unlock
 fi
 exit 0
 EOF

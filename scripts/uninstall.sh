@@ -2,7 +2,7 @@
 # Removes what scripts/install.sh installed. Root.
 #   scripts/uninstall.sh [--prefix DIR] [--purge] [--force]
 #
-# First the pam-auth-update profile is taken out of /etc/pam.d/common-* (pam-auth-update
+# First the pam-auth-update profiles (touchauth, touchauth-unlock) are taken out of /etc/pam.d/common-* (pam-auth-update
 # --remove), while the module is still there; then the files go. The config
 # (/etc/security/touchauth.conf), the state (/var/lib/touchauth) and the enrolled prints
 # (/var/lib/fprint) stay, unless --purge; the prints stay anyway when fprintd is installed
@@ -49,10 +49,10 @@ if [ ${#HAND[@]} -gt 0 ]; then
     echo "(--force: going on; lines with default=ignore or optional fall through to the next module)" >&2
 fi
 
-PROFILE=/usr/share/pam-configs/touchauth
-if [ -e "$PROFILE" ] || grep -qsw 'pam_touchauth\.so' /etc/pam.d/common-*; then
-    echo "pam-auth-update --package --remove touchauth"
-    pam-auth-update --package --remove touchauth
+if [ -e /usr/share/pam-configs/touchauth ] || [ -e /usr/share/pam-configs/touchauth-unlock ] ||
+   grep -qsw 'pam_touchauth\.so' /etc/pam.d/common-*; then
+    echo "pam-auth-update --package --remove touchauth touchauth-unlock"
+    pam-auth-update --package --remove touchauth touchauth-unlock
 fi
 if grep -qsw 'pam_touchauth\.so' /etc/pam.d/common-*; then
     echo "uninstall.sh: /etc/pam.d/common-* still name pam_touchauth.so (edited by hand?):" >&2
