@@ -53,6 +53,7 @@ enum Doctor {
         let pamDir = securityDir()
         fileCheck("module", pamDir.map { "\($0)/pam_touchauth.so" } ?? "pam_touchauth.so (no PAM module directory found)", executable: false, note)
         pamStacks(options["pam-dir"] ?? "/etc/pam.d", note)
+        presence(note)
 
         // Sensors and the user's prints on them.
         let name = options["user"] ?? System.userName(of: Caller.defaultUID) ?? "root"
@@ -134,36 +135,145 @@ enum Doctor {
         return candidates.first { access("\($0)/pam_unix.so", F_OK) == 0 }
     }
 
+    /// Which presence signals the module has (pam/presence.c): logind is judged running when
+    /// seat0 exists under /run/systemd/seats, as the module judges it. `root` is for the tests.
+    static func presence(root: String = "", _ note: (Level, String, String) -> Void) {
+        if access("\(root)/run/systemd/seats/seat0", F_OK) == 0 {
+            note(.ok, "presence", "logind: running, sessions are checked")
+        } else {
+            note(.ok, "presence", "logind: not running: remote logins and terminal rules only")
+        }
+    }
+
+    /// Modules that check a password (the primary modules of Debian's common-auth).
+    static let passwordModules = ["pam_unix", "pam_sss", "pam_krb5", "pam_ldap", "pam_winbind"]
+
     /// Which services authenticate with the module, and whether their stacks make sense:
     /// touchauth's auth line before pam_unix's (else the password is asked first), and an
-    /// account line (else only `touchauth unlock` ends a lockout). Includes count: with
-    /// pam-auth-update the lines live in Debian's `common-*` fragments, which are judged as
-    /// part of each service that includes them, not on their own (alone, common-auth has no
-    /// account line). A service with only the account line (cron) is no user: nothing to say.
+    /// `auth optional pam_touchauth.so authsucc` line that only a succeeded password reaches
+    /// (else only `touchauth unlock` ends a lockout; one a failed password reaches too would let
+    /// any password attempt lift it). Old `account ... pam_touchauth.so` lines clear nothing now.
+    /// Includes count: with pam-auth-update the lines live in Debian's `common-*` fragments
+    /// (the finger in the Primary block, the authsucc line in the Additional block), which are
+    /// judged as part of each service that includes them, not on their own. A service whose only
+    /// touchauth line is authsucc or account (cron) authenticates with something else: nothing to say.
     static func pamStacks(_ dir: String, _ note: (Level, String, String) -> Void) {
         var users = 0
         for service in System.listDirectory(dir).sorted()
         where !service.hasPrefix(".") && !service.hasPrefix("common-") && !service.contains(".dpkg-") {
             let stack = expand(dir, service, depth: 0)
             let auth = stack.filter { $0.type == "auth" }
-            guard let ours = auth.firstIndex(where: { $0.module.contains("pam_touchauth") }) else { continue }
+            guard let ours = auth.firstIndex(where: { $0.isOurs && !$0.isRecorder }) else { continue }
             users += 1
+            let path = "\(dir)/\(service)"
+            var warnings: [String] = []
             let unix = auth.firstIndex { $0.module.contains("pam_unix") }
-            let account = stack.contains { $0.type == "account" && $0.module.contains("pam_touchauth") }
             if let unix, unix < ours {
-                note(.warn, "pam", "\(dir)/\(service): pam_unix comes before pam_touchauth: the password is asked first")
-            } else if !account {
-                note(.warn, "pam", "\(dir)/\(service): no 'account ... pam_touchauth.so' line: only touchauth unlock ends a lockout")
-            } else {
-                note(.ok, "pam", "\(dir)/\(service): touchauth before the password" + (unix == nil ? "" : " (pam_unix)") + ", account line present")
+                warnings.append("pam_unix comes before pam_touchauth: the password is asked first")
+            }
+            let password = auth.indices.first { $0 > ours && auth[$0].isPassword }
+            let recorders = Set(auth.indices.filter { auth[$0].isRecorder })
+            let fromCommon = auth[ours].file.hasPrefix("common-")
+            if let password {
+                let name = auth[password].moduleName
+                if recorders.isEmpty {
+                    warnings.append("no 'auth optional pam_touchauth.so authsucc' line after \(name): a password will not lift a "
+                        + "fingerprint lockout (only touchauth unlock does); "
+                        + (fromCommon ? "pam-auth-update --enable touchauth-unlock" : "add it right after @include common-auth"))
+                } else if reached(auth, password: password, succeeds: true).isDisjoint(with: recorders) {
+                    warnings.append("the authsucc line is never reached after \(name) succeeded (a 'sufficient' or 'done' ends "
+                        + "the stack first): a password will not lift a lockout; put it right after @include common-auth")
+                } else if !reached(auth, password: password, succeeds: false).isDisjoint(with: recorders) {
+                    warnings.append("the authsucc line is reached when \(name) FAILED too (after 'required', nothing stops the "
+                        + "stack): a wrong password would lift a lockout; put it right after @include common-auth "
+                        + "(after its requisite pam_deny.so)")
+                }
+            }
+            if let old = stack.first(where: { $0.type == "account" && $0.isOurs }) {
+                warnings.append("'account ... pam_touchauth.so' (in \(old.file)) no longer clears anything: replace it with "
+                    + "'auth optional pam_touchauth.so authsucc' right after @include common-auth"
+                    + (old.file.hasPrefix("common-") ? " (pam-auth-update --package applies the new profiles)" : ""))
+            }
+            for warning in warnings { note(.warn, "pam", "\(path): \(warning)") }
+            if warnings.isEmpty {
+                if let password {
+                    note(.ok, "pam", "\(path): touchauth before the password (\(auth[password].moduleName)), "
+                        + "authsucc after it: a succeeded password lifts a lockout")
+                } else {
+                    note(.ok, "pam", "\(path): touchauth, no password in this stack")
+                }
             }
         }
         if users == 0 { note(.warn, "pam", "no service in \(dir) uses pam_touchauth.so (see README: PAM lines, or pam-auth-update)") }
     }
 
+    /// The indices of the auth lines PAM runs when the password module at `password` succeeds or
+    /// fails. The other modules: touchauth's finger line is unavailable (the case that matters),
+    /// pam_deny fails, pam_permit succeeds, every other module is ignored (PAM_IGNORE).
+    /// Jumps count lines of the expanded stack, as PAM counts them through `include`.
+    static func reached(_ auth: [Line], password: Int, succeeds: Bool) -> Set<Int> {
+        var ran: Set<Int> = []
+        var index = 0
+        var steps = 0
+        while index < auth.count, steps < 1000 {
+            steps += 1
+            let line = auth[index]
+            ran.insert(index)
+            let value: String
+            if index == password {
+                value = succeeds ? "success" : "auth_err"
+            } else if line.isOurs {
+                value = line.isRecorder ? "ignore" : "authinfo_unavail"
+            } else if line.moduleName == "pam_deny" || line.isPassword {
+                value = "auth_err"
+            } else if line.moduleName == "pam_permit" {
+                value = "success"
+            } else {
+                value = "ignore"
+            }
+            switch line.action(for: value) {
+            case "die", "done": return ran
+            case let jump where Int(jump) != nil: index += 1 + max(0, Int(jump)!)
+            default: index += 1
+            }
+        }
+        return ran
+    }
+
     struct Line {
         let type: String
+        let control: String
         let module: String
+        let args: [String]
+        /// The file the line is in (a service or an included fragment), for the messages.
+        let file: String
+
+        var moduleName: String {
+            let base = module.split(separator: "/").last.map(String.init) ?? module
+            return base.hasSuffix(".so") ? String(base.dropLast(3)) : base
+        }
+        var isOurs: Bool { moduleName == "pam_touchauth" }
+        /// `auth optional pam_touchauth.so authsucc`: records a succeeded password.
+        var isRecorder: Bool { isOurs && args.first == "authsucc" }
+        var isPassword: Bool { Doctor.passwordModules.contains(moduleName) }
+
+        /// PAM's action for a module's return value under this line's control.
+        func action(for value: String) -> String {
+            var table: [String: String]
+            switch control {
+            case "required": table = ["success": "ok", "new_authtok_reqd": "ok", "ignore": "ignore", "default": "bad"]
+            case "requisite": table = ["success": "ok", "new_authtok_reqd": "ok", "ignore": "ignore", "default": "die"]
+            case "sufficient": table = ["success": "done", "new_authtok_reqd": "done", "default": "ignore"]
+            case "optional": table = ["success": "ok", "new_authtok_reqd": "ok", "default": "ignore"]
+            default:
+                table = [:]
+                for pair in control.dropFirst().dropLast().split(whereSeparator: { $0 == " " || $0 == "\t" }) {
+                    let parts = pair.split(separator: "=", maxSplits: 1).map(String.init)
+                    if parts.count == 2 { table[parts[0].lowercased()] = parts[1].lowercased() }
+                }
+            }
+            return table[value] ?? table["default"] ?? "bad"
+        }
     }
 
     static func lines(of path: String) -> [String] {
@@ -191,7 +301,7 @@ enum Doctor {
             if words[1] == "include" || words[1] == "substack" {
                 out += expand(dir, words[2], depth: depth + 1).filter { $0.type == type }
             } else if words.count >= 3 {
-                out.append(Line(type: type, module: words[2]))
+                out.append(Line(type: type, control: words[1], module: words[2], args: Array(words.dropFirst(3)), file: service))
             }
         }
         return out

@@ -2,79 +2,206 @@ import Glibc
 import Testing
 @testable import TouchAuthCommands
 
-/// `touchauth doctor`'s reading of /etc/pam.d: includes expanded, order and account line judged.
+/// Makes a fresh directory from a template, fills it with files (name -> text, subdirectories
+/// made on the way), runs `body` with its path, and removes it.
+private func withFiles<T>(_ files: [String: String], _ body: (String) -> T) -> T {
+    var template = Array("/tmp/touchauth-doctor-test.XXXXXX".utf8CString)
+    let dir = template.withUnsafeMutableBufferPointer { String(cString: mkdtemp($0.baseAddress!)) }
+    defer {
+        for name in files.keys { unlink("\(dir)/\(name)") }
+        // Subdirectories, deepest first.
+        var dirs = Set<String>()
+        for name in files.keys {
+            var parts = name.split(separator: "/").dropLast()
+            while !parts.isEmpty { dirs.insert(parts.joined(separator: "/")); parts = parts.dropLast() }
+        }
+        for sub in dirs.sorted(by: { $0.count > $1.count }) { rmdir("\(dir)/\(sub)") }
+        rmdir(dir)
+    }
+    for (name, text) in files {
+        var prefix = dir
+        for part in name.split(separator: "/").dropLast() {
+            prefix += "/\(part)"
+            mkdir(prefix, 0o755)
+        }
+        let fd = open("\(dir)/\(name)", O_WRONLY | O_CREAT | O_EXCL, 0o644)
+        precondition(fd >= 0)
+        _ = text.withCString { write(fd, $0, strlen($0)) }
+        close(fd)
+    }
+    return body(dir)
+}
+
+/// What pam-auth-update writes into common-auth with both profiles on (checked on Debian 12).
+private let commonAuth = """
+    auth\t[success=2 abort=die default=ignore]\tpam_touchauth.so
+    auth\t[success=1 default=ignore]\tpam_unix.so nullok try_first_pass
+    auth\trequisite\t\t\tpam_deny.so
+    auth\trequired\t\t\tpam_permit.so
+    auth\toptional\tpam_touchauth.so authsucc
+    auth\toptional\t\t\tpam_cap.so
+
+    """
+/// The same with the finger profile alone (no touchauth-unlock).
+private let commonAuthNoRecorder = """
+    auth\t[success=2 abort=die default=ignore]\tpam_touchauth.so
+    auth\t[success=1 default=ignore]\tpam_unix.so nullok try_first_pass
+    auth\trequisite\t\t\tpam_deny.so
+    auth\trequired\t\t\tpam_permit.so
+
+    """
+/// Debian's own common-auth, no touchauth in it.
+private let debianCommonAuth = """
+    auth\t[success=1 default=ignore]\tpam_unix.so nullok
+    auth\trequisite\t\t\tpam_deny.so
+    auth\trequired\t\t\tpam_permit.so
+
+    """
+private let finger = "auth [success=done abort=die default=ignore] pam_touchauth.so [reason=authenticate to run a command as root]\n"
+private let recorder = "auth optional pam_touchauth.so authsucc\n"
+
+/// `touchauth doctor`'s reading of /etc/pam.d: includes expanded, the order, the authsucc line
+/// (after the password, reached only when it succeeded) and old account lines judged.
 /// Real files in a temporary directory; they must be root's (System.readTrustedFile), so these
 /// run as root, as scripts/test.sh does.
 @Suite(.enabled(if: geteuid() == 0, "doctor reads only root-owned PAM files"))
 struct DoctorStackTests {
-    /// Writes the services into a fresh directory and returns doctor's pam notes for it.
-    func notes(_ services: [String: String]) -> [(Doctor.Level, String)] {
-        var template = Array("/tmp/touchauth-doctor-test.XXXXXX".utf8CString)
-        let dir = template.withUnsafeMutableBufferPointer { String(cString: mkdtemp($0.baseAddress!)) }
-        defer {
-            for name in services.keys { unlink("\(dir)/\(name)") }
-            rmdir(dir)
-        }
-        for (name, text) in services {
-            let fd = open("\(dir)/\(name)", O_WRONLY | O_CREAT | O_EXCL, 0o644)
-            precondition(fd >= 0)
-            _ = text.withCString { write(fd, $0, strlen($0)) }
-            close(fd)
-        }
-        var out: [(Doctor.Level, String)] = []
-        Doctor.pamStacks(dir) { level, _, text in
-            out.append((level, text.hasPrefix(dir + "/") ? String(text.dropFirst(dir.count + 1)) : text))
-        }
-        return out
+    struct Case: CustomTestStringConvertible {
+        let name: String
+        let services: [String: String]
+        /// Every pam note, in order: level, the service (or "" for none), words the text holds.
+        let expected: [(Doctor.Level, String, String)]
+        var testDescription: String { name }
     }
 
-    /// What pam-auth-update writes: the lines in common-*, the services include them.
-    @Test func aGoodStackThroughIncludes() {
-        let out = notes([
-            "sudo": "#%PAM-1.0\n@include common-auth\n@include common-account\n",
-            "su": "auth sufficient pam_rootok.so\n@include common-auth\n@include common-account\n",
-            "cron": "@include common-account\n",
-            "common-auth": "auth [success=done abort=die default=ignore] pam_touchauth.so\nauth [success=1 default=ignore] pam_unix.so try_first_pass\nauth requisite pam_deny.so\n",
-            "common-account": "account required pam_unix.so\naccount optional pam_touchauth.so\n",
-        ])
-        // cron has only the account line: not a user, nothing to say.
-        #expect(out.map(\.1) == [
-            "su: touchauth before the password (pam_unix), account line present",
-            "sudo: touchauth before the password (pam_unix), account line present",
-        ])
-        #expect(out.map(\.0) == [.ok, .ok])
+    static let cases: [Case] = [
+        Case(name: "pam-auth-update with both profiles: the users through their includes",
+             services: [
+                "sudo": "#%PAM-1.0\n@include common-auth\n@include common-account\n",
+                "su": "auth sufficient pam_rootok.so\n@include common-auth\n@include common-account\n",
+                "cron": "@include common-account\n",  // no auth: not a user, nothing to say
+                "common-auth": commonAuth,
+                "common-account": "account [success=1 new_authtok_reqd=done default=ignore] pam_unix.so\naccount requisite pam_deny.so\naccount required pam_permit.so\n",
+             ],
+             expected: [
+                (.ok, "su", "touchauth before the password (pam_unix), authsucc after it: a succeeded password lifts a lockout"),
+                (.ok, "sudo", "touchauth before the password (pam_unix), authsucc after it: a succeeded password lifts a lockout"),
+             ]),
+        Case(name: "the old profile: no recorder, the account line in common-account",
+             services: [
+                "sudo": "@include common-auth\n@include common-account\n",
+                "common-auth": commonAuthNoRecorder,
+                "common-account": "account [success=1 default=ignore] pam_unix.so\naccount requisite pam_deny.so\naccount required pam_permit.so\naccount optional pam_touchauth.so\n",
+             ],
+             expected: [
+                (.warn, "sudo", "no 'auth optional pam_touchauth.so authsucc' line after pam_unix: a password will not lift a fingerprint lockout (only touchauth unlock does); pam-auth-update --enable touchauth-unlock"),
+                (.warn, "sudo", "'account ... pam_touchauth.so' (in common-account) no longer clears anything: replace it with 'auth optional pam_touchauth.so authsucc' right after @include common-auth (pam-auth-update --package applies the new profiles)"),
+             ]),
+        Case(name: "a service file as examples/pam.d/sudo",
+             services: ["sudo": finger + "@include common-auth\n" + recorder + "@include common-account\n",
+                        "common-auth": debianCommonAuth, "common-account": "account required pam_unix.so\n"],
+             expected: [(.ok, "sudo", "touchauth before the password (pam_unix), authsucc after it")]),
+        Case(name: "a service file without the recorder",
+             services: ["sudo": finger + "@include common-auth\n", "common-auth": debianCommonAuth],
+             expected: [(.warn, "sudo", "a password will not lift a fingerprint lockout (only touchauth unlock does); add it right after @include common-auth")]),
+        Case(name: "an old account line in a service file",
+             services: ["su": finger + "@include common-auth\n" + recorder + "account optional pam_touchauth.so\n",
+                        "common-auth": debianCommonAuth],
+             expected: [(.warn, "su", "'account ... pam_touchauth.so' (in su) no longer clears anything: replace it with 'auth optional pam_touchauth.so authsucc' right after @include common-auth")]),
+        Case(name: "after 'required pam_unix.so' the recorder is reached when the password failed",
+             services: ["login": finger + "auth required pam_unix.so\n" + recorder],
+             expected: [(.warn, "login", "the authsucc line is reached when pam_unix FAILED too")]),
+        Case(name: "a recorder before the password is reached whatever the password does",
+             services: ["login": finger + recorder + "@include common-auth\n", "common-auth": debianCommonAuth],
+             expected: [(.warn, "login", "reached when pam_unix FAILED too")]),
+        Case(name: "after 'sufficient pam_unix.so' the recorder is reached only when the password failed",
+             services: ["su": finger + "auth sufficient pam_unix.so\n" + recorder + "auth required pam_deny.so\n"],
+             expected: [(.warn, "su", "the authsucc line is never reached after pam_unix succeeded")]),
+        Case(name: "requisite pam_unix.so gates the recorder",
+             services: ["su": finger + "auth requisite pam_unix.so\n" + recorder],
+             expected: [(.ok, "su", "authsucc after it")]),
+        Case(name: "another password module (sssd) in the Primary block",
+             services: ["sudo": "@include common-auth\n",
+                        "common-auth": "auth [success=3 abort=die default=ignore] pam_touchauth.so\nauth [success=2 default=ignore] pam_unix.so nullok\nauth [success=1 default=ignore] pam_sss.so use_first_pass\nauth requisite pam_deny.so\nauth required pam_permit.so\nauth optional pam_touchauth.so authsucc\n"],
+             expected: [(.ok, "sudo", "touchauth before the password (pam_unix), authsucc after it")]),
+        Case(name: "the password first",
+             services: ["su": "auth required pam_unix.so\nauth sufficient pam_touchauth.so\n" + recorder],
+             expected: [(.warn, "su", "pam_unix comes before pam_touchauth: the password is asked first")]),
+        Case(name: "no password in the stack (gdm-fingerprint)",
+             services: ["gdm-fingerprint": "auth requisite pam_nologin.so\nauth required pam_touchauth.so timeout=600 fallback_title=\n@include common-account\n",
+                        "common-account": "account required pam_unix.so\n"],
+             expected: [(.ok, "gdm-fingerprint", "touchauth, no password in this stack")]),
+        Case(name: "substack, and brackets with spaces",
+             services: [
+                "polkit-1": "auth substack fp\naccount include fp\n",
+                "fp": "auth [success=done abort=die  default=ignore] pam_touchauth.so reason=x\nauth requisite pam_unix.so\n" + recorder,
+             ],
+             // Both authenticate with it: fp itself, polkit-1 through its substack.
+             expected: [(.ok, "fp", "touchauth before the password (pam_unix), authsucc after it"),
+                        (.ok, "polkit-1", "touchauth before the password (pam_unix), authsucc after it")]),
+        Case(name: "the recorder alone (the finger profile off) is no user",
+             services: ["sudo": "@include common-auth\n",
+                        "common-auth": debianCommonAuth.replacingPermit(with: "auth required pam_permit.so\n" + recorder)],
+             expected: [(.warn, "", "no service in")]),
+        Case(name: "nobody uses it",
+             services: ["other": "auth required pam_deny.so\n"],
+             expected: [(.warn, "", "no service in")]),
+    ]
+
+    @Test(arguments: cases) func stacks(_ test: Case) {
+        let out: [(Doctor.Level, String)] = withFiles(test.services) { dir in
+            var out: [(Doctor.Level, String)] = []
+            Doctor.pamStacks(dir) { level, check, text in
+                #expect(check == "pam")
+                out.append((level, text.hasPrefix(dir + "/") ? String(text.dropFirst(dir.count + 1)) : text))
+            }
+            return out
+        }
+        #expect(out.count == test.expected.count, "\(out)")
+        for ((level, text), (wantLevel, service, words)) in zip(out, test.expected) {
+            #expect(level == wantLevel, "\(text)")
+            if !service.isEmpty { #expect(text.hasPrefix(service + ": "), "\(text)") }
+            #expect(text.contains(words), "\(text)")
+        }
     }
 
-    @Test func passwordFirstIsAWarning() {
-        let out = notes([
-            "su": "auth required pam_unix.so\nauth sufficient pam_touchauth.so\naccount optional pam_touchauth.so\n"
-        ])
+    /// The PAM control table the reachability walk uses.
+    @Test(arguments: [
+        ("required", "auth_err", "bad"), ("required", "ignore", "ignore"), ("requisite", "auth_err", "die"),
+        ("sufficient", "success", "done"), ("sufficient", "auth_err", "ignore"), ("optional", "auth_err", "ignore"),
+        ("[success=2 default=ignore]", "success", "2"), ("[success=2 default=ignore]", "auth_err", "ignore"),
+        ("[success=ok]", "auth_err", "bad"), ("[Success=End Default=Die]", "auth_err", "die"),
+    ])
+    func controls(_ control: String, _ value: String, _ action: String) {
+        let line = Doctor.Line(type: "auth", control: control, module: "pam_x.so", args: [], file: "x")
+        #expect(line.action(for: value) == action)
+    }
+}
+
+/// Which presence signals doctor reports: logind is running when seat0 exists.
+struct DoctorPresenceTests {
+    @Test(arguments: [
+        (["run/systemd/seats/seat0": ""], "logind: running, sessions are checked"),
+        (["run/systemd/seats/.keep": ""], "logind: not running: remote logins and terminal rules only"),
+        (["run/systemd/sessions/1": ""], "logind: not running: remote logins and terminal rules only"),
+        ([:], "logind: not running: remote logins and terminal rules only"),
+    ])
+    func logind(_ files: [String: String], _ expected: String) {
+        let out: [(Doctor.Level, String, String)] = withFiles(files) { root in
+            var out: [(Doctor.Level, String, String)] = []
+            Doctor.presence(root: root) { out.append(($0, $1, $2)) }
+            return out
+        }
         #expect(out.count == 1)
-        #expect(out[0].0 == .warn)
-        #expect(out[0].1.contains("pam_unix comes before pam_touchauth"))
+        #expect(out.first?.0 == .ok)
+        #expect(out.first?.1 == "presence")
+        #expect(out.first?.2 == expected)
     }
+}
 
-    @Test func noAccountLineIsAWarning() {
-        let out = notes(["login": "auth [success=done default=ignore] pam_touchauth.so\nauth required pam_unix.so\n"])
-        #expect(out.map(\.0) == [.warn])
-        #expect(out[0].1.contains("no 'account ... pam_touchauth.so' line"))
-    }
-
-    @Test func substackAndBracketsWithSpaces() {
-        let out = notes([
-            "polkit-1": "auth substack fp\naccount include fp\n",
-            "fp": "auth [success=done abort=die  default=ignore] pam_touchauth.so reason=x\nauth required pam_unix.so\naccount optional pam_touchauth.so\n",
-        ])
-        // Both authenticate with it: fp itself, polkit-1 through its substack.
-        #expect(out.map(\.1) == [
-            "fp: touchauth before the password (pam_unix), account line present",
-            "polkit-1: touchauth before the password (pam_unix), account line present",
-        ])
-    }
-
-    @Test func nobodyUsesIt() {
-        let out = notes(["other": "auth required pam_deny.so\n"])
-        #expect(out.map(\.0) == [.warn])
-        #expect(out[0].1.contains("no service in"))
+extension String {
+    fileprivate func replacingPermit(with text: String) -> String {
+        split(separator: "\n", omittingEmptySubsequences: false)
+            .map { $0.hasSuffix("pam_permit.so") ? String(text.dropLast()) : String($0) }.joined(separator: "\n")
     }
 }
