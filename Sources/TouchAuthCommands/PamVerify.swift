@@ -142,21 +142,21 @@ enum PamVerify {
 
         var attempt = Attempt(maxTries: config.maxTries)
         while true {
-            let scan: Attempt.Scan
-            // A restricted caller can SIGKILL its own setuid helper between a scan and its
-            // strike: its strike goes to disk before the sensor is armed and is refunded when
-            // the scan ends without a verdict (UserState.charge).
-            if caller != nil {
-                do {
-                    var allowed = true
-                    state = try states.update(uid) {
-                        allowed = $0.charge(threshold: config.lockoutThreshold, now: Facts.now())
-                    }
-                    if !allowed { return lockedOut("\(state.strikes) failures in a row") }
-                } catch {
-                    return lockedOut("cannot record a strike: \(error)")
+            // No free try, in every mode: the strike is on disk before the sensor is armed
+            // (after the prompt lines above, so the prompt comes no later), and settled after the
+            // scan. Whatever kills the helper in between (the user's own SIGKILL of the setuid
+            // helper; the module's SIGKILL after Enter while a slow disk holds the write) leaves
+            // the strike counted, never a wrong finger for free.
+            do {
+                var allowed = true
+                state = try states.update(uid) {
+                    allowed = $0.charge(threshold: config.lockoutThreshold, now: Facts.now())
                 }
+                if !allowed { return lockedOut("\(state.strikes) failures in a row") }
+            } catch {
+                return lockedOut("cannot record a strike: \(error)")
             }
+            let scan: Attempt.Scan
             do throws(FingerprintError) {
                 if identify {
                     let index = try device.identify(prints.map(\.1), cancellable)
@@ -175,36 +175,29 @@ enum PamVerify {
                     scan = .failed
                 }
             }
-            // A strike is on disk before the next scan is offered; a match starts them over.
-            if scan == .noMatch {
-                do {
-                    state = try states.update(uid) {
-                        if caller != nil {
-                            $0.chargedNoMatch(threshold: config.lockoutThreshold, now: Facts.now())
-                        } else {
-                            $0.strike(threshold: config.lockoutThreshold, now: Facts.now())
-                        }
+            // Settle the charge: a match starts the strikes over, a wrong finger keeps its strike
+            // (and locks at the threshold), a scan without a verdict gets it back.
+            do {
+                state = try states.update(uid) {
+                    switch scan {
+                    case .match: $0.matched()
+                    case .noMatch: $0.chargedNoMatch(threshold: config.lockoutThreshold, now: Facts.now())
+                    case .retry, .timedOut, .failed: $0.refund()
                     }
-                } catch {
-                    return lockedOut("cannot record a strike: \(error)")
                 }
-                if state.isLocked {
-                    System.log(LOG_NOTICE, "\(user): fingerprint locked after \(state.strikes) failures in a row")
-                    send(Message.refused(.lockedOut).replyLine)
-                    return .biometryLockout
-                }
-            } else if scan != .match && caller != nil {
-                do {
-                    state = try states.update(uid) { $0.refund() }
-                } catch {
-                    return lockedOut("cannot refund a strike: \(error)")
-                }
-            } else if scan == .match && state.strikes > 0 {
-                do {
-                    state = try states.update(uid) { $0.matched() }
-                } catch {
+            } catch {
+                switch scan {
+                case .match:
+                    // The finger is right; the charged strike stays until the next match or password.
                     System.log(LOG_ERR, "\(user): cannot reset strikes: \(error)")
+                case .noMatch: return lockedOut("cannot record a strike: \(error)")
+                case .retry, .timedOut, .failed: return lockedOut("cannot refund a strike: \(error)")
                 }
+            }
+            if scan == .noMatch && state.isLocked {
+                System.log(LOG_NOTICE, "\(user): fingerprint locked after \(state.strikes) failures in a row")
+                send(Message.refused(.lockedOut).replyLine)
+                return .biometryLockout
             }
             switch attempt.record(scan) {
             case .scanAgain(let message):

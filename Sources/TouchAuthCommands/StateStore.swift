@@ -53,8 +53,10 @@ struct StateStore {
             throw .unsafe("\(error)")
         }
         // The module ends a prompt (Enter, typing, Ctrl-C) with SIGTERM and a short grace before
-        // SIGKILL: held off here, the signal lands after the write, so a wrong finger's strike is
-        // on disk before the password prompt appears.
+        // SIGKILL. Held off here, the signal lands after the write when the disk is quick, so a
+        // refund or a match's reset is not lost to it. It is no safety: SIGKILL cannot be held,
+        // and a write it cuts short leaves the file as it was. That is why PamVerify charges a
+        // strike before each scan: a cut write then costs the user a strike, never saves one.
         var hold = sigset_t()
         var previous = sigset_t()
         sigemptyset(&hold)

@@ -21,21 +21,22 @@ public struct UserState: Equatable, Sendable {
         self.printsHash = printsHash
     }
 
+    /// Whether `locked_at` is set. A state at or over the threshold without it is locked too
+    /// (`reachedThreshold`); `TrustPolicy.decide` weighs both.
     public var isLocked: Bool { lockedAt != nil }
 
-    /// A non-matching scan. Locks at `threshold` strikes in a row.
-    public mutating func strike(threshold: Int, now: Int) {
-        strikes += 1
-        if strikes >= threshold && lockedAt == nil { lockedAt = now }
-    }
+    /// At or over `threshold` strikes: locked, whether or not `locked_at` reached the disk (the
+    /// helper can be killed while writing the strike that locks; the threshold can be lowered).
+    public func reachedThreshold(_ threshold: Int) -> Bool { strikes >= threshold }
 
-    /// Before a scan whose helper its caller can kill (the setuid helper started by the user
-    /// himself): the strike is counted before the sensor is armed, so a kill between the scan
-    /// and its bookkeeping saves nothing. False, and locked, when the strikes already reached
-    /// `threshold` (a run killed after its charge still counts).
+    /// Before every scan, in every mode: the strike is counted on disk before the sensor is
+    /// armed, so nothing that kills the helper between a scan and its bookkeeping (the user's
+    /// own SIGKILL of the setuid helper, the module's SIGKILL after Enter on a slow disk) saves
+    /// a wrong finger. False, and locked, when the strikes already reached `threshold` (a run
+    /// killed after its charge still counts).
     public mutating func charge(threshold: Int, now: Int) -> Bool {
         guard strikes < threshold else {
-            if lockedAt == nil { lockedAt = now }
+            lockIfDue(threshold: threshold, now: now)
             return false
         }
         strikes += 1
@@ -44,7 +45,14 @@ public struct UserState: Equatable, Sendable {
 
     /// The charged scan did not match: its strike is already counted; lock at `threshold`.
     public mutating func chargedNoMatch(threshold: Int, now: Int) {
-        if strikes >= threshold && lockedAt == nil { lockedAt = now }
+        lockIfDue(threshold: threshold, now: now)
+    }
+
+    /// Sets `locked_at` to `now` when the strikes reached `threshold` and it is not set yet
+    /// (also the repair of a lockout whose `locked_at` write was lost: `unlock_time` then runs
+    /// from the moment the helper noticed, never from earlier). A set `locked_at` never moves.
+    public mutating func lockIfDue(threshold: Int, now: Int) {
+        if reachedThreshold(threshold) && lockedAt == nil { lockedAt = now }
     }
 
     /// The charged scan ended without a verdict (a retry hint, the timeout, a sensor error).

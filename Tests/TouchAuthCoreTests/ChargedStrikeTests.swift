@@ -1,8 +1,9 @@
 import Testing
 @testable import TouchAuthCore
 
-/// The setuid helper's strikes (Privilege.swift): charged before the sensor is armed, so a user
-/// who SIGKILLs the helper mid-scan cannot try fingers for free.
+/// The strikes of every mode (PamVerify): charged before the sensor is armed, so a user who
+/// SIGKILLs the setuid helper mid-scan, or presses Enter while a slow disk holds the strike's
+/// write, cannot try fingers for free.
 @Suite struct ChargedStrikeTests {
     @Test func aKilledScanKeepsItsStrikeAndTheFifthKilledScanLocks() {
         var state = UserState()
@@ -16,15 +17,33 @@ import Testing
         #expect(state.isLocked && state.lockedAt == 99 && state.strikes == 5)
     }
 
-    @Test func chargedNoMatchesCountLikeStrikes() {
+    @Test func chargedNoMatchesCountOneStrikeEachAndLockAtTheThreshold() {
         var charged = UserState()
-        var plain = UserState()
         for n in 1...5 {
             _ = charged.charge(threshold: 5, now: n)
             charged.chargedNoMatch(threshold: 5, now: n)
-            plain.strike(threshold: 5, now: n)
-            #expect(charged == plain)
+            // What the old uncharged `strike` gave: n strikes, locked at the fifth, from its time.
+            #expect(charged == UserState(strikes: n, lockedAt: n >= 5 ? 5 : nil))
         }
+    }
+
+    /// The fifth charge reached the disk but the no-match's `locked_at` did not (the helper was
+    /// killed mid-write): the next run's charge refuses and writes the lockout, from its time.
+    @Test func aLostLockedAtIsWrittenByTheNextCharge() {
+        var state = UserState(strikes: 5)
+        #expect(state.reachedThreshold(5) && !state.isLocked)
+        let allowed = state.charge(threshold: 5, now: 42)
+        #expect(!allowed)
+        #expect(state == UserState(strikes: 5, lockedAt: 42))
+        state.lockIfDue(threshold: 5, now: 99)  // a set locked_at never moves
+        #expect(state.lockedAt == 42)
+    }
+
+    @Test(arguments: [(4, 5, false), (5, 5, true), (7, 5, true), (4, 3, true), (0, 1, false)])
+    func lockIfDueLocksAtOrOverTheThreshold(strikes: Int, threshold: Int, locks: Bool) {
+        var state = UserState(strikes: strikes)
+        state.lockIfDue(threshold: threshold, now: 7)
+        #expect(state == UserState(strikes: strikes, lockedAt: locks ? 7 : nil))
     }
 
     @Test func theFifthScanMayStillMatch() {

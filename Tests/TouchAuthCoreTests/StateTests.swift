@@ -5,12 +5,12 @@ import Testing
     @Test func fiveStrikesInARowLock() {
         var state = UserState()
         for n in 1...4 {
-            state.strike(threshold: 5, now: 100 + n)
+            state.wrongFinger(threshold: 5, now: 100 + n)
             #expect(!state.isLocked)
         }
-        state.strike(threshold: 5, now: 200)
+        state.wrongFinger(threshold: 5, now: 200)
         #expect(state.isLocked && state.lockedAt == 200 && state.strikes == 5)
-        state.strike(threshold: 5, now: 300)  // a later strike does not move the lockout's start
+        state.wrongFinger(threshold: 5, now: 300)  // a later attempt does not move the lockout's start
         #expect(state.lockedAt == 200)
     }
 
@@ -18,7 +18,7 @@ import Testing
         var state = UserState(strikes: 4)
         state.matched()
         #expect(state.strikes == 0)
-        state.strike(threshold: 5, now: 1)
+        state.wrongFinger(threshold: 5, now: 1)
         #expect(!state.isLocked)
     }
 
@@ -81,6 +81,14 @@ import Testing
 
     @Test func invalidUTF8IsCorrupt() {
         #expect(throws: UserState.DecodeError.self) { try UserState.decode([0xff, 0xfe]) }
+    }
+}
+
+extension UserState {
+    /// What the helper does for a wrong finger (PamVerify): the strike charged before the scan,
+    /// then settled as a no-match. (Was `UserState.strike`, gone with the uncharged root path.)
+    mutating func wrongFinger(threshold: Int, now: Int) {
+        if charge(threshold: threshold, now: now) { chargedNoMatch(threshold: threshold, now: now) }
     }
 }
 
