@@ -101,6 +101,20 @@ enum PamVerify {
         case .refuse(let outcome, let reason):
             debug("\(user): \(outcome.rawValue) (\(reason))")
             send(Message.refused(reason).replyLine)
+            if reason == .lockedOut && !state.isLocked {
+                // The strikes reached the threshold but `locked_at` never made it to disk (a
+                // helper killed mid-write): written now (after the message: a slow disk does not
+                // delay it), so status shows the lockout and `unlock_time` runs from here
+                // (TrustPolicy.decide). Refused either way, written or not.
+                do {
+                    state = try states.update(uid) { $0.lockIfDue(threshold: config.lockoutThreshold, now: Facts.now()) }
+                    if state.isLocked {
+                        System.log(LOG_NOTICE, "\(user): fingerprint locked after \(state.strikes) failures in a row")
+                    }
+                } catch {
+                    System.log(LOG_ERR, "\(user): cannot record the lockout: \(error)")
+                }
+            }
             return outcome
         case .scan(let expiredLockout):
             if expiredLockout {

@@ -55,6 +55,13 @@ public struct TrustPolicy: Sendable {
                 return .refuse(.biometryLockout, .lockedOut)
             }
             expired = true
+        } else if state.reachedThreshold(lockoutThreshold) {
+            // At or over the threshold without `locked_at`: its write was lost (the helper
+            // killed while writing the strike that locked) or the threshold was lowered. Locked,
+            // whatever `unlock_time` says: with no start there is nothing to count it from. The
+            // helper then writes `locked_at` = now (`UserState.lockIfDue`), so `unlock_time` runs
+            // from the moment the lockout was noticed: later than the last strike, never earlier.
+            return .refuse(.biometryLockout, .lockedOut)
         }
         if requirePasswordSet && !facts.passwordUsable { return .refuse(.passwordNotSet, .passwordNotSet) }
         if passwordAfterBoot && state.passwordBootID != facts.bootID {

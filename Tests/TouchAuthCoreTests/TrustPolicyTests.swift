@@ -35,6 +35,36 @@ import Testing
         #expect(policy { $0.unlockTime = 3600 }.decide(state, Self.facts) == expected)
     }
 
+    /// A state whose strikes reached the threshold but whose `locked_at` write was lost (the
+    /// helper killed mid-write): locked before the sensor opens, `unlock_time` or not.
+    @Test(arguments: [
+        // strikes, threshold, unlock_time, locked_at (seconds ago), expected
+        (4, 5, 0, nil, TrustPolicy.Decision.scan(expiredLockout: false)),
+        (5, 5, 0, nil, .refuse(.biometryLockout, .lockedOut)),
+        (6, 5, 0, nil, .refuse(.biometryLockout, .lockedOut)),
+        (999, 5, 0, nil, .refuse(.biometryLockout, .lockedOut)),
+        (3, 3, 0, nil, .refuse(.biometryLockout, .lockedOut)),  // the threshold lowered under it
+        (4, 10, 0, nil, .scan(expiredLockout: false)),  // ...or raised
+        (1, 1, 0, nil, .refuse(.biometryLockout, .lockedOut)),
+        (5, 5, 3600, nil, .refuse(.biometryLockout, .lockedOut)),  // no start: unlock_time cannot end it
+        (5, 5, 1, nil, .refuse(.biometryLockout, .lockedOut)),
+        (5, 5, 3600, 3599, .refuse(.biometryLockout, .lockedOut)),  // with a start it counts as before
+        (5, 5, 3600, 3600, .scan(expiredLockout: true)),
+        (0, 5, 3600, 9999, .scan(expiredLockout: true)),
+    ] as [(Int, Int, Int, Int?, TrustPolicy.Decision)])
+    func strikesAtTheThresholdLockWithoutLockedAt(
+        strikes: Int, threshold: Int, unlockTime: Int, lockedFor: Int?, expected: TrustPolicy.Decision
+    ) {
+        var state = Self.trusted
+        state.strikes = strikes
+        state.lockedAt = lockedFor.map { Self.now - $0 }
+        let p = policy {
+            $0.lockoutThreshold = threshold
+            $0.unlockTime = unlockTime
+        }
+        #expect(p.decide(state, Self.facts) == expected)
+    }
+
     @Test func theLockoutComesBeforeTheTrustRules() {
         let state = UserState(strikes: 5, lockedAt: Self.now)
         #expect(policy().decide(state, Self.facts) == .refuse(.biometryLockout, .lockedOut))
