@@ -18,7 +18,8 @@ done
 
 SERVICE=login   # a real Debian service file: @include common-auth, common-account
 CONF=/etc/security/touchauth.conf
-OURS=(/usr/libexec/touchauth /usr/bin/touchauth /usr/share/pam-configs/touchauth "$CONF" /var/lib/touchauth)
+OURS=(/usr/libexec/touchauth /usr/bin/touchauth /usr/share/pam-configs/touchauth /usr/share/pam-configs/touchauth-unlock
+      "$CONF" /var/lib/touchauth)
 
 echo "# catalogs: every message has a msgid and a translation"
 OUT=$(cd "$ROOT/po" && python3 extract.py > "$T/fresh.pot" && msgcmp --use-untranslated touchauth.pot "$T/fresh.pot" 2>&1)
@@ -83,14 +84,15 @@ make_user "$TUSER" "$TPASS"   # before the snapshot: useradd leaves /etc/passwd-
 BEFORE_MD5=$(pam_md5)
 snapshot "$T/before"
 
-# realpam LOCALE-ENV STDIN [vsensor commands...]: pamtester on the real /etc/pam.d/$SERVICE.
+# realpam LOCALE-ENV STDIN [vsensor commands...]: pamtester on the real /etc/pam.d/$SERVICE,
+# as lib.sh's pam() runs it: no terminal of ours, a display (PAM_TTY ":0") so someone can answer.
 realpam() {
     local envs=$1 input=$2; shift 2
     rm -f "$SOCK"
     local sender=""
     if [ $# -gt 0 ]; then python3 "$E2E/vsensor.py" "$SOCK" "$@" > "$T/vsensor.out" 2>&1 & sender=$!; fi
     printf '%s\n' "$input" | env -u LANGUAGE -u LC_ALL -u LC_MESSAGES $envs \
-        timeout 60 stdbuf -o0 pamtester -v "$SERVICE" "$TUSER" authenticate ${ACCT:-} > "$T/out" 2>&1
+        setsid -w timeout 60 stdbuf -o0 pamtester -v -I tty=:0 "$SERVICE" "$TUSER" authenticate ${ACCT:-} > "$T/out" 2>&1
     RC=$?
     if [ -n "$sender" ]; then kill "$sender" 2>/dev/null; wait "$sender" 2>/dev/null; fi
     OUT=$(cat "$T/out")
@@ -120,6 +122,18 @@ exercise() {  # exercise LABEL
     check "$label: wrong x3 -> 'try again' twice" test "$(count_of "Not recognized, try again")" -eq 2
     check "$label: wrong x3 -> the password prompt" grep -q "^Password: " "$T/out"
     check "$label: wrong x3 -> the right password authenticates" succeeded
+    strikes() { touchauth status "$TUSER" 2>&1 | sed -n 's/^ *strikes: \([0-9]*\).*/\1/p'; }
+    OUT=$(touchauth status "$TUSER" 2>&1)
+    check "$label: ...and the password lifted the strikes (the authsucc line in common-auth)" test "$(strikes)" = 0
+    realpam "LANG=C.UTF-8" "wrong-$TPASS" "SCAN stranger" "SCAN stranger" "SCAN stranger"
+    check "$label: wrong x3, wrong password -> not authenticated" test "$RC" -ne 0
+    OUT=$(touchauth status "$TUSER" 2>&1)
+    check "$label: ...and the failed password lifted nothing (3 strikes kept)" test "$(strikes)" = 3
+    realpam "LANG=C.UTF-8" "$TPASS" "SCAN stranger" "SCAN stranger" "SCAN stranger"
+    check "$label: 2 more wrong -> locked, then the right password authenticates" succeeded
+    OUT=$(touchauth status "$TUSER" 2>&1)
+    check "$label: ...and lifted the lockout in the same transaction" grep -q "locked: no" <<<"$OUT"
+    check "$label: ...strikes 0" test "$(strikes)" = 0
 
     realpam "LANG=zh_CN.UTF-8" "" "SCAN e2e-finger"
     check "$label: LANG=zh_CN.UTF-8 -> Simplified Chinese prompt" has "请将手指放在指纹读取器上"
@@ -160,11 +174,11 @@ check "the config is the commented defaults" has "# max_tries = 3"
 check "...with nothing set" test -z "$(grep -v '^#' "$CONF" | grep -v '^$')"
 OUT=$(cat /usr/share/pam-configs/touchauth)
 check "profile: auth before pam_unix, pam-auth-update syntax" has "[success=end abort=die default=ignore]	pam_touchauth.so"
-if nm -D --defined-only "$PAMDIR/pam_touchauth.so" | grep -q ' T pam_sm_acct_mgmt$'; then
-    check "profile: an Account section (the module exports pam_sm_acct_mgmt)" has "Account:"
-else
-    check "profile: no Account section (the module has no pam_sm_acct_mgmt)" lacks "Account"
-fi
+check "profile: no Account section (the account phase clears nothing)" lacks "Account"
+OUT=$(cat /usr/share/pam-configs/touchauth-unlock 2>&1)
+check "profile touchauth-unlock: the Additional block (after a primary module succeeded)" grep -qx "Auth-Type: Additional" <<<"$OUT"
+check "profile touchauth-unlock: optional pam_touchauth.so authsucc" has "	optional	pam_touchauth.so authsucc"
+check "profile touchauth-unlock: Default: yes" grep -qx "Default: yes" <<<"$OUT"
 for lang in zh_CN zh_TW; do
     check "catalog /usr/share/locale/$lang/LC_MESSAGES/touchauth.mo" test -f "/usr/share/locale/$lang/LC_MESSAGES/touchauth.mo"
 done
@@ -182,19 +196,38 @@ OUT=$(pam-auth-update --enable touchauth 2>&1)
 check "pam-auth-update --enable touchauth succeeds" test $? -eq 0
 OUT=$(cat /etc/pam.d/common-auth)
 check "common-auth: touchauth jumps past pam_unix on success" grep -Eq '^auth[[:space:]]+\[success=2 abort=die default=ignore\][[:space:]]+pam_touchauth\.so' <<<"$OUT"
+line_of() { grep -nE "$1" <<<"$OUT" | head -n 1 | cut -d: -f1; }
 check "common-auth: touchauth comes before pam_unix" \
-    test "$(grep -n pam_touchauth <<<"$OUT" | cut -d: -f1)" -lt "$(grep -n pam_unix <<<"$OUT" | cut -d: -f1)"
+    test "$(line_of 'pam_touchauth\.so *$')" -lt "$(line_of pam_unix)"
+# The same command enables touchauth-unlock (Default: yes, not seen before): its line in the
+# Additional block, after pam_deny and pam_permit, reached only when a primary module succeeded.
+check "common-auth: 'auth optional pam_touchauth.so authsucc'" \
+    grep -Eq '^auth[[:space:]]+optional[[:space:]]+pam_touchauth\.so authsucc' <<<"$OUT"
+check "common-auth: the authsucc line after pam_unix, pam_deny and pam_permit" \
+    test "$(line_of 'pam_touchauth\.so authsucc')" -gt "$(line_of pam_permit)" -a \
+         "$(line_of pam_permit)" -gt "$(line_of pam_deny)" -a "$(line_of pam_deny)" -gt "$(line_of pam_unix)"
 # doctor reads the services through their includes: the lines are in common-*, the users are
-# sudo, su, login...; the fragments alone are not judged (common-auth has no account line;
-# a service with only the account line, like cron, is a unit test: this VM has no cron file).
+# sudo, su, login...; the fragments alone are not judged (a service with only common-account,
+# like cron, is a unit test: this VM has no cron file).
 OUT=$(touchauth doctor 2>&1)
-check "doctor: sudo uses it through common-*, in a sensible order" \
-    has "OK   pam: /etc/pam.d/sudo: touchauth before the password (pam_unix), account line present"
-check "doctor: login too" has "OK   pam: /etc/pam.d/login: touchauth before the password (pam_unix), account line present"
+check "doctor: sudo uses it through common-*, in a sensible order, a succeeded password recorded" \
+    has "OK   pam: /etc/pam.d/sudo: touchauth before the password (pam_unix), authsucc after it: a succeeded password lifts a lockout"
+check "doctor: login too" \
+    has "OK   pam: /etc/pam.d/login: touchauth before the password (pam_unix), authsucc after it: a succeeded password lifts a lockout"
 check "doctor: no warning about the common-* fragments themselves" lacks "pam: /etc/pam.d/common-"
-OUT=$(pam-auth-update --disable touchauth 2>&1)
-check "pam-auth-update --disable touchauth (the README's undo) restores common-*" test "$(pam_md5)" = "$BEFORE_MD5"
-pam-auth-update --enable touchauth
+if [ -e /run/systemd/seats/seat0 ]; then
+    check "doctor: which presence signals (logind running)" has "OK   presence: logind: running, sessions are checked"
+else
+    check "doctor: which presence signals (no logind here)" has "OK   presence: logind: not running: remote logins and terminal rules only"
+fi
+OUT=$(pam-auth-update --disable touchauth 2>&1; cat /etc/pam.d/common-auth)
+check "pam-auth-update --disable touchauth (the README's undo) takes the finger out" \
+    test -z "$(grep pam_touchauth <<<"$OUT" | grep -vw authsucc)"
+check "...and leaves the authsucc line (harmless alone)" has "pam_touchauth.so authsucc"
+OUT=$(pam-auth-update --disable touchauth-unlock 2>&1)
+check "pam-auth-update --disable touchauth-unlock too restores common-*" test "$(pam_md5)" = "$BEFORE_MD5"
+# touchauth-unlock is now seen and off: --enable names both.
+pam-auth-update --enable touchauth touchauth-unlock
 test_config
 exercise "installed"
 
@@ -207,7 +240,7 @@ check "...and leaves the module in place" test -f "$PAMDIR/pam_touchauth.so"
 rm -f /etc/pam.d/touchauth-e2e-hand
 OUT=$("$ROOT/scripts/uninstall.sh" 2>&1)
 check "uninstall.sh succeeds" test $? -eq 0
-check "uninstall.sh ran pam-auth-update --remove first" has "pam-auth-update --package --remove touchauth"
+check "uninstall.sh ran pam-auth-update --remove first, for both profiles" has "pam-auth-update --package --remove touchauth touchauth-unlock"
 check "common-* are as before the test" test "$(pam_md5)" = "$BEFORE_MD5"
 check "the config is kept without --purge" test -f "$CONF"
 snapshot "$T/after"
@@ -230,12 +263,15 @@ DEB=$(ls "$ROOT"/dist/touchauth_*_"$(dpkg --print-architecture)".deb | head -n 1
 OUT=$(dpkg-deb -f "$DEB" Depends)
 check "Depends: libfprint-2-2" has "libfprint-2-2"
 check "Depends: libpam0g" has "libpam0g"
+check "Depends: libsystemd0 (the module's sd-login)" has "libsystemd0"
 OUT=$(lintian --display-info "$DEB" 2>&1 | grep -v 'running with root privileges')
 echo "${OUT:-(nothing to report)}" | sed 's/^/    lintian: /'
 check "lintian: no errors" lacks "E: "
 OUT=$(DEBIAN_FRONTEND=noninteractive apt-get install -y "$DEB" 2>&1)
 check "apt-get install ./touchauth_*.deb succeeds" test $? -eq 0
-check "the package does not enable itself" test "$(pam_md5)" = "$BEFORE_MD5"
+OUT=$(cat /etc/pam.d/common-auth)
+check "the package does not enable the finger" test -z "$(grep pam_touchauth <<<"$OUT" | grep -vw authsucc)"
+check "...but records a succeeded password (touchauth-unlock, Default: yes)" has "pam_touchauth.so authsucc"
 OUT=$(pam-auth-update --enable touchauth 2>&1)
 check "pam-auth-update --enable touchauth (package)" grep -q pam_touchauth /etc/pam.d/common-auth
 OUT=$(stat -c '%a %U' /var/lib/touchauth 2>&1)
