@@ -16,6 +16,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/prctl.h>
 #include <sys/stat.h>
 #include <sys/syscall.h>
 #include <sys/wait.h>
@@ -169,7 +170,8 @@ static int ms_left(const struct timespec *deadline)
 
 /* In the child: only async-signal-safe calls from here to execve. */
 __attribute__((noreturn)) static void exec_child(enum helper_mode mode, const char *path, int req,
-						 int reply, int devnull, char *const envp[])
+						 int reply, int devnull, char *const envp[],
+						 pid_t host)
 {
 	char *const argv[] = { (char *)"touchauth",
 			       (char *)(mode == HELPER_ACCOUNT ? "pam-account" : "pam-verify"),
@@ -208,6 +210,16 @@ __attribute__((noreturn)) static void exec_child(enum helper_mode mode, const ch
 	/* sudo blocks SIGINT; the helper must see Ctrl-C. */
 	sigemptyset(&empty);
 	(void)sigprocmask(SIG_SETMASK, &empty, NULL);
+
+	/*
+	 * Nothing outlives the prompt: its own process group, so the shim ends
+	 * whatever the helper started with it; and gone with the host, even one
+	 * killed by SIGKILL (the parent-death signal survives this execve: the
+	 * helper is not setuid for a root host).  A host that died before the
+	 * prctl is caught by the getppid check.
+	 */
+	if (setpgid(0, 0) != 0 || prctl(PR_SET_PDEATHSIG, SIGKILL) != 0 || getppid() != host)
+		_exit(127);
 
 	/*
 	 * pam_unix's recipe: a setuid host (sudo, su) runs us with real uid = the
@@ -304,7 +316,7 @@ static int read_reply(pam_handle_t *pamh, int fd, const struct timespec *deadlin
 		      int *eof)
 {
 	char buf[4096];
-	/* The terminal is watched beside the reply; a hangup stops only the watching. */
+	/* The terminal is watched beside the reply. */
 	int tty = term != NULL ? term->fd : -1;
 
 	*eof = 0;
@@ -335,8 +347,12 @@ static int read_reply(pam_handle_t *pamh, int fd, const struct timespec *deadlin
 				*by_user = TA_USER_CANCEL;
 				return PAM_SUCCESS;
 			case KEY_GONE:
-				tty = -1;
-				break;
+				/*
+				 * The terminal hung up: whoever asked is gone, and the
+				 * next touch must not answer for them.
+				 */
+				*by_user = TA_SYSTEM_CANCEL;
+				return PAM_SUCCESS;
 			case KEY_IGNORED:
 			case KEY_PASSWORD:
 			default:
@@ -409,11 +425,51 @@ static int wait_killed(pam_handle_t *pamh, pid_t pid, int *status)
 }
 
 /*
+ * The helper's group, or the helper alone if its group was never made: its
+ * child sets it before execve and we set it after fork, so it is there
+ * before anything could be signalled, unless the child died first.
+ */
+static void signal_helper(pid_t pid, int sig)
+{
+	if (kill(-pid, sig) != 0)
+		(void)kill(pid, sig);
+}
+
+/*
+ * 1 when the helper has ended but is not reaped yet (a zombie keeps its pid
+ * and group id ours, so signalling the group cannot hit a stranger), 0 while
+ * it runs, -1 on an error (ECHILD: something else in the host reaped it).
+ */
+static int ended(pid_t pid)
+{
+	siginfo_t si;
+
+	for (;;) {
+		memset(&si, 0, sizeof(si));
+		if (waitid(P_PID, (id_t)pid, &si, WEXITED | WNOHANG | WNOWAIT) == 0)
+			return si.si_pid == pid;
+		if (errno != EINTR)
+			return -1;
+	}
+}
+
+/*
+ * Nothing outlives the prompt: whatever the helper started in its group goes
+ * with it (a helper that hangs in a child, or leaves one behind), then the
+ * helper is reaped.  Its status is kept if it had ended already.
+ */
+static int end_and_reap(pam_handle_t *pamh, pid_t pid, int *status)
+{
+	signal_helper(pid, SIGKILL);
+	return wait_killed(pamh, pid, status);
+}
+
+/*
  * The user ended the prompt (Enter, typing, Ctrl-C): SIGTERM first.  The
- * helper holds it off only while it writes a strike (StateStore.update), so a
- * wrong finger that came just before the key still counts; SIGKILL after
- * STOP_GRACE_MS whatever happens.  A helper that dies at once costs the user
- * about a millisecond.
+ * helper holds it off while it writes state (StateStore.update); SIGKILL after
+ * STOP_GRACE_MS whatever happens.  No wrong finger goes uncounted either way:
+ * its strike is on disk before its scan is offered.  A helper that dies at
+ * once costs the user about a millisecond.
  */
 static void stop_gently(pam_handle_t *pamh, pid_t pid, int *status)
 {
@@ -422,25 +478,20 @@ static void stop_gently(pam_handle_t *pamh, pid_t pid, int *status)
 	clock_gettime(CLOCK_MONOTONIC, &now);
 	grace.tv_sec = now.tv_sec + (now.tv_nsec + STOP_GRACE_MS * 1000000L) / 1000000000L;
 	grace.tv_nsec = (now.tv_nsec + STOP_GRACE_MS * 1000000L) % 1000000000L;
-	(void)kill(pid, SIGTERM);
+	signal_helper(pid, SIGTERM);
 	for (;;) {
-		pid_t r = waitpid(pid, status, WNOHANG);
+		int r = ended(pid);
 
-		if (r == pid)
-			return;
-		if (r < 0 && errno == EINTR)
-			continue;
 		if (r < 0) {
-			/* ECHILD: reaped elsewhere; never signal a pid we no longer own. */
-			pam_syslog(pamh, LOG_ERR, "waitpid: %m");
+			/* Reaped elsewhere; never signal a pid we no longer own. */
+			pam_syslog(pamh, LOG_ERR, "waitid: %m");
 			return;
 		}
-		if (ms_left(&grace) == 0)
+		if (r == 1 || ms_left(&grace) == 0)
 			break;
 		sleep_ms(1);
 	}
-	(void)kill(pid, SIGKILL);
-	(void)wait_killed(pamh, pid, status);
+	(void)end_and_reap(pamh, pid, status);
 }
 
 /* Why a helper that did not exit 0 ended, in the words the tests look for. */
@@ -469,18 +520,15 @@ static int reap(pam_handle_t *pamh, pid_t pid, const struct timespec *deadline, 
 	int delay = 1, retval = PAM_AUTHINFO_UNAVAIL;
 
 	for (;;) {
-		pid_t r = waitpid(pid, status, WNOHANG);
-		int ms;
+		int r = ended(pid), ms;
 
-		if (r == pid) {
-			retval = PAM_SUCCESS;
+		if (r == 1) {
+			retval = end_and_reap(pamh, pid, status);
 			goto out;
 		}
-		if (r < 0 && errno == EINTR)
-			continue;
 		if (r < 0) {
 			/* ECHILD: something else in the host reaped it; its status is lost. */
-			pam_syslog(pamh, LOG_ERR, "waitpid: %m");
+			pam_syslog(pamh, LOG_ERR, "waitid: %m");
 			retval = PAM_SYSTEM_ERR;
 			goto out;
 		}
@@ -499,8 +547,7 @@ static int reap(pam_handle_t *pamh, pid_t pid, const struct timespec *deadline, 
 	}
 
 	pam_syslog(pamh, LOG_ERR, "helper timed out after closing its output; killing it");
-	(void)kill(pid, SIGKILL);
-	(void)wait_killed(pamh, pid, status);
+	(void)end_and_reap(pamh, pid, status);
 out:
 	if (pidfd >= 0)
 		close(pidfd);
@@ -521,7 +568,7 @@ int helper_run(pam_handle_t *pamh, enum helper_mode mode, const struct options *
 	int req[2] = { -1, -1 }, reply[2] = { -1, -1 }, devnull = -1;
 	int chld_saved = 0, status = 0, eof = 0, written = 0, retval;
 	enum ta_outcome by_user = TA_OUTCOME_COUNT; /* set by a key */
-	pid_t pid = -1;
+	pid_t pid = -1, host;
 
 	*outcome = TA_SYSTEM_CANCEL;
 	if (strikes != NULL)
@@ -581,9 +628,14 @@ int helper_run(pam_handle_t *pamh, enum helper_mode mode, const struct options *
 	/* No host handler may run in the child before it resets them. */
 	sigfillset(&all);
 	pthread_sigmask(SIG_SETMASK, &all, &old_mask);
+	host = getpid();
 	pid = fork();
 	if (pid == 0)
-		exec_child(mode, opts->helper, req[0], reply[1], devnull, env.envp);
+		exec_child(mode, opts->helper, req[0], reply[1], devnull, env.envp, host);
+	/* Both sides set the group, so no kill below can come before it exists (EACCES after exec
+	 * is fine). */
+	if (pid > 0)
+		(void)setpgid(pid, pid);
 	if (pid < 0)
 		pam_syslog(pamh, LOG_ERR, "fork: %m");
 	pthread_sigmask(SIG_SETMASK, &old_mask, NULL);
@@ -609,17 +661,16 @@ int helper_run(pam_handle_t *pamh, enum helper_mode mode, const struct options *
 		if (by_user != TA_OUTCOME_COUNT)
 			stop_gently(pamh, pid, &status);
 		else {
-			(void)kill(pid, SIGKILL);
 			/*
 			 * A helper that died before reading the request (EPIPE above)
 			 * is a zombie: SIGKILL does not change its status, which
 			 * says why it died.
 			 */
-			if (wait_killed(pamh, pid, &status) == PAM_SUCCESS && !written &&
+			if (end_and_reap(pamh, pid, &status) == PAM_SUCCESS && !written &&
 			    !(WIFSIGNALED(status) && WTERMSIG(status) == SIGKILL))
 				log_end(pamh, status);
 		}
-		/* Enter, typing or Ctrl-C: the user's word, never a success. */
+		/* Enter, typing, Ctrl-C or a hang-up: never a success. */
 		if (by_user != TA_OUTCOME_COUNT && retval == PAM_SUCCESS)
 			*outcome = by_user;
 		else if (retval == PAM_SUCCESS)

@@ -26,19 +26,24 @@
 
 #include "helper.h"
 #include "options.h"
+#include "presence.h"
 #include "protocol.h"
 
 #define USER_NAME_MAX 256
 
 /*
- * pam_set_data key: our authentication ran in this handle, and how it ended.
- * The account phase reads it (DESIGN.md §2): only a handle whose fingerprint
- * did not succeed yet reached the account phase had its password succeed.
+ * pam_set_data key: how our authentication went in this handle.  The
+ * `authsucc` line (reached only when the password succeeded) reads it: a
+ * handle whose fingerprint matched has no password to record, and one that
+ * recorded it already does not record it twice.
  */
 #define AUTH_RAN_KEY	 "pam_touchauth_auth"
 #define AUTH_MATCHED	 "matched"
 #define AUTH_NOT_MATCHED "not-matched"
-#define PWBUF_MAX	 (1024 * 1024)
+#define AUTH_RECORDED	 "password-recorded"
+/* The first module argument that makes a line the password's recorder (DESIGN.md §2). */
+#define MODE_AUTHSUCC "authsucc"
+#define PWBUF_MAX     (1024 * 1024)
 
 /* Before any path is built from it (DESIGN.md §5.2).  Sets *uid when given. */
 static int check_user(pam_handle_t *pamh, const char *user, uid_t *uid)
@@ -93,72 +98,6 @@ out:
 	return retval;
 }
 
-/* Empty means local: login sets PAM_RHOST to "". */
-static int is_remote(pam_handle_t *pamh)
-{
-	static const char *const local[] = { "localhost", "127.0.0.1", "::1" };
-	const void *item = NULL;
-	const char *rhost;
-
-	if (pam_get_item(pamh, PAM_RHOST, &item) != PAM_SUCCESS || item == NULL)
-		return 0;
-	rhost = item;
-	if (rhost[0] == '\0')
-		return 0;
-	for (size_t i = 0; i < sizeof(local) / sizeof(local[0]); i++) {
-		if (strcmp(rhost, local[i]) == 0)
-			return 0;
-	}
-	return 1;
-}
-
-/*
- * An SSH session in the calling process's environment.  The environment may
- * only make us more conservative (DESIGN.md §3), so reading it is safe.  sudo
- * hands its modules a cleaned environ: /proc/self/environ (what the process
- * was started with) is read as well.
- */
-#define ENVIRON_MAX (128 * 1024)
-static int ssh_session(void)
-{
-	static const char *const vars[] = { "SSH_CONNECTION", "SSH_CLIENT", "SSH_TTY" };
-	char *buf;
-	size_t len = 0;
-	int fd, found = 0;
-
-	for (size_t i = 0; i < sizeof(vars) / sizeof(vars[0]); i++) {
-		if (getenv(vars[i]) != NULL)
-			return 1;
-	}
-	fd = open("/proc/self/environ", O_RDONLY | O_CLOEXEC);
-	if (fd < 0)
-		return 0;
-	buf = malloc(ENVIRON_MAX + 1);
-	while (buf != NULL && len < ENVIRON_MAX) {
-		ssize_t n = read(fd, buf + len, ENVIRON_MAX - len);
-
-		if (n < 0 && errno == EINTR)
-			continue;
-		if (n <= 0)
-			break;
-		len += (size_t)n;
-	}
-	close(fd);
-	if (buf == NULL)
-		return 0;
-	buf[len] = '\0';
-	for (size_t off = 0; off < len && !found; off += strlen(buf + off) + 1) {
-		for (size_t i = 0; i < sizeof(vars) / sizeof(vars[0]); i++) {
-			size_t vlen = strlen(vars[i]);
-
-			if (strncmp(buf + off, vars[i], vlen) == 0 && buf[off + vlen] == '=')
-				found = 1;
-		}
-	}
-	free(buf);
-	return found;
-}
-
 /*
  * A closed laptop lid covers the sensor: <lid_dir>/<LID>/state reads
  * "state:      closed" (ACPI's button driver; lid_dir is for tests).
@@ -195,19 +134,6 @@ static int lid_closed(const struct options *opts)
 	return closed;
 }
 
-/* A graphical login (GDM sets PAM_XDISPLAY, or a PAM_TTY like ":0"): its VT is not ours to read. */
-static int graphical(pam_handle_t *pamh)
-{
-	const void *item = NULL;
-
-	if (pam_get_item(pamh, PAM_XDISPLAY, &item) == PAM_SUCCESS && item != NULL &&
-	    ((const char *)item)[0] != '\0')
-		return 1;
-	item = NULL;
-	return pam_get_item(pamh, PAM_TTY, &item) == PAM_SUCCESS && item != NULL &&
-	       ((const char *)item)[0] == ':';
-}
-
 /*
  * Ctrl-C at the fingerprint prompt was a byte to us (ISIG was off); at the
  * host's own password prompt it would have been SIGINT.  A host that leaves
@@ -242,20 +168,24 @@ static void give_back_interrupt(void)
  * in its saved mode on every path, after the helper is reaped.
  */
 static void verify(pam_handle_t *pamh, const struct options *opts, const char *user,
-		   const char *service, int argc, const char **argv, enum ta_outcome *outcome,
-		   int *strikes)
+		   const char *service, const struct presence *presence, int argc,
+		   const char **argv, enum ta_outcome *outcome, int *strikes)
 {
 	struct terminal term;
 	enum terminal_use use;
 
 	terminal_init(&term);
-	use = graphical(pamh) ? TERMINAL_NONE : terminal_open(&term);
+	use = presence->display_item ? TERMINAL_NONE : terminal_open(&term);
 	/*
-	 * Nobody can answer: a terminal whose input is a program (sudo -S, a pipe,
-	 * a background job), or sudo with no terminal at all (sudo -A from a GUI,
-	 * a script): sudo's conversation has no window for our prompt.
+	 * Someone must answer (DESIGN.md §3), for every service: a terminal a
+	 * person types into, or a screen that shows the conversation.  Not a
+	 * terminal whose input is a program (sudo -S, a pipe, a background job),
+	 * not a caller with neither (cron, setsid su, a web application checking
+	 * local users), and not sudo without a terminal (sudo -A: its
+	 * conversation has no window for our prompt).
 	 */
-	if (use == TERMINAL_NOBODY || (use == TERMINAL_NONE && strncmp(service, "sudo", 4) == 0)) {
+	if (use == TERMINAL_NOBODY ||
+	    (use == TERMINAL_NONE && (!presence->display || strncmp(service, "sudo", 4) == 0))) {
 		if (opts->debug)
 			pam_syslog(pamh, LOG_DEBUG, "nobody at a terminal or a screen to answer");
 		*outcome = TA_BIOMETRY_NOT_AVAILABLE;
@@ -321,19 +251,72 @@ static int is_disabled(const struct options *opts, uid_t uid)
 	return n > 0 && (size_t)n < sizeof(path) && lstat(path, &st) == 0;
 }
 
-PAM_EXTERN int pam_sm_authenticate(pam_handle_t *pamh, int flags, int argc, const char **argv)
+/*
+ * The `authsucc` line: the password (or another primary module) authenticated
+ * the user, since only a succeeded password reaches this line (after
+ * `@include common-auth`, whose `requisite pam_deny.so` ends a failed stack;
+ * or pam-auth-update's Additional block).  As after a passcode on iOS, the
+ * strikes and the lockout are cleared and the trust rules count from now (the
+ * helper's `pam-account`).  Never decides anything: PAM_IGNORE.
+ */
+static int record_password(pam_handle_t *pamh, int argc, const char **argv)
 {
 	struct options opts;
 	struct options_error err;
 	enum ta_outcome outcome = TA_SYSTEM_CANCEL;
-	const struct ta_outcome_info *info;
+	const void *ran = NULL, *service = NULL;
 	const char *user = NULL;
+
+	/* The fingerprint, not a password, got this handle here; or it is recorded already. */
+	if (pam_get_data(pamh, AUTH_RAN_KEY, &ran) == PAM_SUCCESS && ran != NULL &&
+	    strcmp(ran, AUTH_NOT_MATCHED) != 0)
+		goto out;
+	if (options_load(pamh, argc, argv, &opts, &err) != PAM_SUCCESS)
+		goto out;
+	if (pam_get_user(pamh, &user, NULL) != PAM_SUCCESS || user == NULL ||
+	    check_user(pamh, user, NULL) != PAM_SUCCESS)
+		goto out;
+	/*
+	 * Only root may clear a lockout: the setuid helper refuses pam-account
+	 * from a user's process (a screen locker), whose stack it cannot see.
+	 */
+	if (geteuid() != 0)
+		goto out;
+	/* No prints: the fingerprint is never tried, so there is nothing to clear. */
+	if (!has_print_dir(pamh, &opts, user))
+		goto out;
+	if (pam_get_item(pamh, PAM_SERVICE, &service) != PAM_SUCCESS || service == NULL)
+		goto out;
+	(void)pam_set_data(pamh, AUTH_RAN_KEY, (void *)AUTH_RECORDED, NULL);
+	if (helper_run(pamh, HELPER_ACCOUNT, &opts, user, service, argc, argv, NULL, &outcome,
+		       NULL) != PAM_SUCCESS ||
+	    outcome != TA_SUCCESS)
+		pam_syslog(pamh, LOG_ERR, "user %s: could not record the password authentication",
+			   user);
+	else if (opts.debug)
+		pam_syslog(pamh, LOG_DEBUG, "user %s: password recorded, fingerprint unlocked",
+			   user);
+out:
+	return PAM_IGNORE;
+}
+
+PAM_EXTERN int pam_sm_authenticate(pam_handle_t *pamh, int flags, int argc, const char **argv)
+{
+	struct options opts;
+	struct options_error err;
+	struct presence presence;
+	enum ta_outcome outcome = TA_SYSTEM_CANCEL;
+	const struct ta_outcome_info *info;
+	const char *user = NULL, *refusal;
 	const void *service = NULL;
 	uid_t uid = 0;
 	int retval, strikes = -1;
 	char strikes_text[16];
 
 	(void)flags; /* pam_info messages are the prompt itself; sudo always sets PAM_SILENT */
+
+	if (argc > 0 && strcmp(argv[0], MODE_AUTHSUCC) == 0)
+		return record_password(pamh, argc - 1, argv + 1);
 
 	if (options_load(pamh, argc, argv, &opts, &err) != PAM_SUCCESS) {
 		pam_syslog(pamh, LOG_ERR, "bad configuration; falling back to the password");
@@ -352,46 +335,36 @@ PAM_EXTERN int pam_sm_authenticate(pam_handle_t *pamh, int flags, int argc, cons
 		goto out;
 	/* Static strings: no cleanup needed, nothing to free in the host. */
 	(void)pam_set_data(pamh, AUTH_RAN_KEY, (void *)AUTH_NOT_MATCHED, NULL);
+	retval = PAM_AUTHINFO_UNAVAIL;
 
-	if (is_remote(pamh)) {
-		if (opts.debug)
-			pam_syslog(pamh, LOG_DEBUG, "remote session");
-		retval = PAM_AUTHINFO_UNAVAIL;
+	if (pam_get_item(pamh, PAM_SERVICE, &service) != PAM_SUCCESS || service == NULL) {
+		pam_syslog(pamh, LOG_ERR, "cannot determine the service name");
 		goto out;
 	}
 	/* Cheapest first: most users a stack sees have no prints (one lstat). */
 	if (!has_print_dir(pamh, &opts, user)) {
 		if (opts.debug)
 			pam_syslog(pamh, LOG_DEBUG, "no enrolled prints");
-		retval = PAM_AUTHINFO_UNAVAIL;
 		goto out;
 	}
-	if (ssh_session()) {
+	refusal = presence_check(pamh, service, &presence);
+	if (refusal != NULL) {
 		if (opts.debug)
-			pam_syslog(pamh, LOG_DEBUG, "ssh session in the environment");
-		retval = PAM_AUTHINFO_UNAVAIL;
+			pam_syslog(pamh, LOG_DEBUG, "%s", refusal);
 		goto out;
 	}
 	if (lid_closed(&opts)) {
 		if (opts.debug)
 			pam_syslog(pamh, LOG_DEBUG, "lid closed");
-		retval = PAM_AUTHINFO_UNAVAIL;
 		goto out;
 	}
 	if (is_disabled(&opts, uid)) {
 		if (opts.debug)
 			pam_syslog(pamh, LOG_DEBUG, "fingerprint turned off for this user");
-		retval = PAM_AUTHINFO_UNAVAIL;
 		goto out;
 	}
 
-	if (pam_get_item(pamh, PAM_SERVICE, &service) != PAM_SUCCESS || service == NULL) {
-		pam_syslog(pamh, LOG_ERR, "cannot determine the service name");
-		retval = PAM_AUTHINFO_UNAVAIL;
-		goto out;
-	}
-
-	verify(pamh, &opts, user, service, argc, argv, &outcome, &strikes);
+	verify(pamh, &opts, user, service, &presence, argc, argv, &outcome, &strikes);
 	if (outcome == TA_SUCCESS)
 		(void)pam_set_data(pamh, AUTH_RAN_KEY, (void *)AUTH_MATCHED, NULL);
 
@@ -413,50 +386,18 @@ out:
 }
 
 /*
- * The password (or another module) authenticated the user after our
- * fingerprint did not: clear the strikes and the lockout, and restart the
- * trust rules' clocks (the helper's `pam-account`).  An account check without
- * our authentication in this handle (cron, ssh keys, sudo's cached
- * credentials) changes nothing.  This module never decides whether an account
- * is valid: PAM_IGNORE, whatever happens.
+ * Kept so that stacks with the old `account optional pam_touchauth.so` line
+ * still load, but it clears nothing: reaching the account phase is no proof
+ * that a password succeeded (sshd calls pam_acct_mgmt on the handle of a
+ * failed password once a key is accepted).  The `authsucc` line records the
+ * password.  This module never decides whether an account is valid.
  */
 PAM_EXTERN int pam_sm_acct_mgmt(pam_handle_t *pamh, int flags, int argc, const char **argv)
 {
-	struct options opts;
-	struct options_error err;
-	enum ta_outcome outcome = TA_SYSTEM_CANCEL;
-	const void *ran = NULL, *service = NULL;
-	const char *user = NULL;
-
+	(void)pamh;
 	(void)flags;
-	if (pam_get_data(pamh, AUTH_RAN_KEY, &ran) != PAM_SUCCESS || ran == NULL ||
-	    strcmp(ran, AUTH_NOT_MATCHED) != 0)
-		goto out;
-	if (options_load(pamh, argc, argv, &opts, &err) != PAM_SUCCESS)
-		goto out;
-	if (pam_get_user(pamh, &user, NULL) != PAM_SUCCESS || user == NULL ||
-	    check_user(pamh, user, NULL) != PAM_SUCCESS)
-		goto out;
-	/*
-	 * Only root may clear a lockout: the setuid helper refuses pam-account
-	 * from a user's process (a screen locker), whose password check we cannot see.
-	 */
-	if (geteuid() != 0)
-		goto out;
-	/* No prints: the fingerprint is never tried, so there is nothing to clear. */
-	if (!has_print_dir(pamh, &opts, user))
-		goto out;
-	if (pam_get_item(pamh, PAM_SERVICE, &service) != PAM_SUCCESS || service == NULL)
-		goto out;
-	if (helper_run(pamh, HELPER_ACCOUNT, &opts, user, service, argc, argv, NULL, &outcome,
-		       NULL) != PAM_SUCCESS ||
-	    outcome != TA_SUCCESS)
-		pam_syslog(pamh, LOG_ERR, "user %s: could not record the password authentication",
-			   user);
-	else if (opts.debug)
-		pam_syslog(pamh, LOG_DEBUG, "user %s: password recorded, fingerprint unlocked",
-			   user);
-out:
+	(void)argc;
+	(void)argv;
 	return PAM_IGNORE;
 }
 

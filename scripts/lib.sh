@@ -6,7 +6,7 @@ SWIFT=${SWIFT:-$(command -v swift || echo /opt/swift/usr/bin/swift)}
 HELPER_BIN="$ROOT/.build/release/touchauth"
 MODULE_SO="$ROOT/pam/pam_touchauth.so"
 
-BUILD_PACKAGES="libfprint-2-dev libglib2.0-dev libpam0g-dev libstdc++-12-dev pkg-config make gcc scdoc gettext"
+BUILD_PACKAGES="libfprint-2-dev libglib2.0-dev libpam0g-dev libsystemd-dev libstdc++-12-dev pkg-config make gcc scdoc gettext"
 TEST_PACKAGES="clang-format pamtester libpam-wrapper libpam-modules python3 python3-gi gir1.2-fprint-2.0 valgrind sudo tmux socat"
 
 # ensure_packages PKG...: apt-get install the ones not installed yet (one apt-get update first).

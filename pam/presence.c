@@ -1,0 +1,215 @@
+/*
+ * The presence rules (presence.h, DESIGN.md §3): a network login is never
+ * offered the fingerprint, and where logind runs the caller's session must be
+ * local, active and on a seat.  (The terminal rule is in pam_touchauth.c,
+ * which owns the terminal.)
+ */
+#include "presence.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include <security/pam_ext.h>
+#include <systemd/sd-login.h>
+
+/*
+ * sshd puts these into the PAM environment (pam_getenv) and the session's;
+ * sudo hands its modules a cleaned environ, so /proc/self/environ (what the
+ * process was started with) is read too.  Reading the environment is safe
+ * here only because it can do nothing but refuse.
+ */
+static const char *const ssh_vars[] = { "SSH_CONNECTION", "SSH_CLIENT", "SSH_TTY",
+					"SSH_AUTH_INFO_0" };
+#define NSSH_VARS   (sizeof(ssh_vars) / sizeof(ssh_vars[0]))
+#define ENVIRON_MAX (128 * 1024)
+
+static int ssh_in_environ_file(void)
+{
+	char *buf;
+	size_t len = 0;
+	int fd, found = 0;
+
+	fd = open("/proc/self/environ", O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return 0;
+	buf = malloc(ENVIRON_MAX + 1);
+	while (buf != NULL && len < ENVIRON_MAX) {
+		ssize_t n = read(fd, buf + len, ENVIRON_MAX - len);
+
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n <= 0)
+			break;
+		len += (size_t)n;
+	}
+	close(fd);
+	if (buf == NULL)
+		return 0;
+	buf[len] = '\0';
+	for (size_t off = 0; off < len && !found; off += strlen(buf + off) + 1) {
+		for (size_t i = 0; i < NSSH_VARS; i++) {
+			size_t vlen = strlen(ssh_vars[i]);
+
+			if (strncmp(buf + off, ssh_vars[i], vlen) == 0 && buf[off + vlen] == '=')
+				found = 1;
+		}
+	}
+	free(buf);
+	return found;
+}
+
+static int ssh_session(pam_handle_t *pamh)
+{
+	for (size_t i = 0; i < NSSH_VARS; i++) {
+		if (pam_getenv(pamh, ssh_vars[i]) != NULL || getenv(ssh_vars[i]) != NULL)
+			return 1;
+	}
+	return ssh_in_environ_file();
+}
+
+static const char *item(pam_handle_t *pamh, int type)
+{
+	const void *value = NULL;
+
+	if (pam_get_item(pamh, type, &value) != PAM_SUCCESS || value == NULL)
+		return "";
+	return value;
+}
+
+/* "tty3" or "/dev/tty3": a virtual console, where a text login asks before its session exists. */
+static int virtual_console(const char *tty)
+{
+	size_t digits;
+
+	if (strncmp(tty, "/dev/", 5) == 0)
+		tty += 5;
+	if (strncmp(tty, "tty", 3) != 0)
+		return 0;
+	digits = strspn(tty + 3, "0123456789");
+	return digits >= 1 && digits <= 2 && tty[3 + digits] == '\0';
+}
+
+/*
+ * logind runs: it always creates seat0 at startup (a VM with an empty
+ * /run/systemd/seats has none).  Only root writes /run/systemd.
+ */
+static int logind_running(void)
+{
+	return access("/run/systemd/seats/seat0", F_OK) == 0;
+}
+
+static int has_seat(const char *session)
+{
+	char *seat = NULL;
+	int r = sd_session_get_seat(session, &seat);
+
+	free(seat);
+	return r >= 0;
+}
+
+static int graphical_session(const char *session)
+{
+	char *type = NULL;
+	int graphical = 0;
+
+	if (sd_session_get_type(session, &type) >= 0)
+		graphical = strcmp(type, "x11") == 0 || strcmp(type, "wayland") == 0 ||
+			    strcmp(type, "mir") == 0;
+	free(type);
+	return graphical;
+}
+
+/* A person sits at it: not remote (an error counts as remote), active, on a seat. */
+static const char *session_refusal(const char *session)
+{
+	if (sd_session_is_remote(session) != 0)
+		return "remote session (logind)";
+	if (sd_session_is_active(session) <= 0)
+		return "session not active on its seat (logind)";
+	if (!has_seat(session))
+		return "session has no seat (logind)";
+	return NULL;
+}
+
+/* A display manager's login screen is up: the active session of a local seat is a greeter. */
+static int greeter_active(void)
+{
+	char **seats = NULL;
+	int n = sd_get_seats(&seats), found = 0;
+
+	for (int i = 0; i < n && seats != NULL && !found; i++) {
+		char *session = NULL, *class = NULL;
+
+		if (sd_seat_get_active(seats[i], &session, NULL) >= 0 &&
+		    sd_session_get_class(session, &class) >= 0)
+			found = strcmp(class, "greeter") == 0 && session_refusal(session) == NULL;
+		free(class);
+		free(session);
+	}
+	for (int i = 0; i < n && seats != NULL; i++)
+		free(seats[i]);
+	free(seats);
+	return found;
+}
+
+/*
+ * The calling user sits at this machine in a graphical session: GNOME runs
+ * terminals and polkit agents in user@.service, outside the session's scope.
+ * The real uid is the person who started sudo or su (or the screen locker).
+ */
+static int user_at_display(void)
+{
+	char *session = NULL;
+	int yes = 0;
+
+	if (sd_uid_get_display(getuid(), &session) >= 0)
+		yes = session_refusal(session) == NULL && graphical_session(session);
+	free(session);
+	return yes;
+}
+
+static const char *session_check(pam_handle_t *pamh, struct presence *p)
+{
+	char *session = NULL;
+	const char *why = NULL;
+
+	if (sd_pid_get_session(0, &session) >= 0) {
+		why = session_refusal(session);
+		if (why == NULL && graphical_session(session))
+			p->display = 1;
+		free(session);
+		return why;
+	}
+	/* Outside any session (systemd-run --user escapes the ssh session that started it). */
+	if (virtual_console(item(pamh, PAM_TTY)))
+		return NULL;
+	if (p->display_item && greeter_active())
+		return NULL;
+	if (user_at_display()) {
+		p->display = 1;
+		return NULL;
+	}
+	return "outside any session, not on a virtual console or a greeter's display (logind)";
+}
+
+const char *presence_check(pam_handle_t *pamh, const char *service, struct presence *p)
+{
+	const char *tty = item(pamh, PAM_TTY);
+
+	memset(p, 0, sizeof(*p));
+	p->display_item = item(pamh, PAM_XDISPLAY)[0] != '\0' || tty[0] == ':';
+	p->display = p->display_item;
+
+	/* Empty means local (login sets ""); loopback and the host's own name are tunnels' too. */
+	if (item(pamh, PAM_RHOST)[0] != '\0')
+		return "remote session (PAM_RHOST is set)";
+	if (strcmp(service, "sshd") == 0)
+		return "remote session (the sshd service)";
+	if (ssh_session(pamh))
+		return "remote session (SSH_* in the PAM or process environment)";
+	p->logind = logind_running();
+	return p->logind ? session_check(pamh, p) : NULL;
+}
