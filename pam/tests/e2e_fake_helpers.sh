@@ -72,7 +72,7 @@ run() {
 	start=$(date +%s)
 	LD_PRELOAD=libpam_wrapper.so PAM_WRAPPER=1 PAM_WRAPPER_DEBUGLEVEL=2 \
 		PAM_WRAPPER_SERVICE_DIR="$tmp/svc" \
-		setsid -w pamtester -v "$@" "$svc" root authenticate >"$tmp/out/$svc.log" 2>&1 </dev/null
+		setsid -w pamtester -v -I tty=:0 "$@" "$svc" root authenticate >"$tmp/out/$svc.log" 2>&1 </dev/null
 	rc=$?
 	secs=$(($(date +%s) - start))
 }
@@ -112,6 +112,15 @@ expect_not_ran() {
 	if [ -e "$tmp/out/$1.ran" ]; then fail "helper $1 ran"; else ok; fi
 }
 # The helper's pid is gone (killed and reaped, not left running).
+# child_gone NAME: the child the helper recorded is not running (an orphan's zombie counts as gone).
+child_gone() {
+	cpid=$(cat "$tmp/out/$1.child" 2>/dev/null)
+	state=$(sed -n 's/^[0-9]* ([^)]*) \(.\).*/\1/p' "/proc/$cpid/stat" 2>/dev/null)
+	if [ -n "$cpid" ] && { [ -z "$state" ] || [ "$state" = Z ]; }; then ok; else
+		fail "the helper's child ($cpid) still runs"
+		kill -9 "$cpid" 2>/dev/null
+	fi
+}
 expect_gone() {
 	pid=$(cat "$tmp/out/$1.ran" 2>/dev/null)
 	if [ -n "$pid" ] && ! kill -0 "$pid" 2>/dev/null; then ok; else fail "helper $1 ($pid) still runs"; fi
@@ -164,6 +173,24 @@ helper closes_and_hangs <<'EOF2'
 printf 'touchauth 1\nresult success\n'
 exec >&-
 exec /bin/sleep 1000
+EOF2
+
+# Hangs in a child (the shell waits for it): the module must end the child too.
+helper hangs_in_child <<EOF2
+/bin/cat >/dev/null
+echo "touchauth 1"
+echo "info Place your finger on the sensor"
+/bin/sleep 1000 &
+echo \$! > $tmp/out/hangs_in_child.child
+wait
+EOF2
+
+# Succeeds and exits, leaving a child behind (not on our pipe): it must not outlive the prompt.
+helper leaves_child <<EOF2
+/bin/cat >/dev/null
+/bin/sleep 1000 >/dev/null 2>&1 &
+echo \$! > $tmp/out/leaves_child.child
+printf 'touchauth 1\nresult success\n'
 EOF2
 
 helper garbage <<'EOF2'
@@ -289,6 +316,18 @@ expect_saw "helper timed out after closing its output"
 expect_gone closes_and_hangs
 if [ "$secs" -le 8 ]; then ok; else fail "took $secs s"; fi
 
+simple hangs_in_child timeout=1
+run hangs_in_child
+expect_code unavail
+expect_saw "helper timed out"
+expect_gone hangs_in_child
+child_gone hangs_in_child
+
+simple leaves_child
+run leaves_child
+expect_code success
+child_gone leaves_child
+
 simple garbage
 run garbage
 expect_code unavail
@@ -412,7 +451,7 @@ if [ "${E2E_VALGRIND:-0}" = 1 ]; then
 		LD_PRELOAD=libpam_wrapper.so PAM_WRAPPER=1 PAM_WRAPPER_SERVICE_DIR="$tmp/svc" \
 			PAM_WRAPPER_DISABLE_DEEPBIND=1 \
 			valgrind -q --error-exitcode=99 --leak-check=full --errors-for-leak-kinds=definite \
-			pamtester -v "$c" root authenticate >"$tmp/out/$case_name.log" 2>&1 </dev/null
+			pamtester -v -I tty=:0 "$c" root authenticate >"$tmp/out/$case_name.log" 2>&1 </dev/null
 		rc=$?
 		# Under valgrind pam_wrapper's destructor does not remove its copy of
 		# the service dir; remove the ones whose pid file names this run.
