@@ -63,6 +63,11 @@ pam() {
     rm -f "$SOCK"
     local sender=""
     if [ $# -gt 0 ]; then python3 "$E2E/vsensor.py" "$SOCK" "$@" > "$T/vsensor.out" 2>&1 & sender=$!; fi
+    # Someone must be able to answer (DESIGN.md §3): pamtester runs with no terminal, so it
+    # stands for a client with a display (PAM_TTY ":0", as a display manager sets it) unless
+    # PAM_NO_DISPLAY=1 (then nobody can answer, and the sensor is never offered).
+    local display="-I tty=:0"
+    [ "${PAM_NO_DISPLAY:-0}" = 1 ] && display=""
     local start end
     start=$(date +%s.%N)
     # LD_PRELOAD=libpam_wrapper.so for pamtester alone: with `stdbuf -o0` also preloaded,
@@ -70,7 +75,7 @@ pam() {
     # PAM silently falls back to the real /etc/pam.d. (PAM_RUNNER=ptyout.py keeps the order.)
     printf '%s\n' "$input" | ${PAM_RUNNER:-} setsid -w timeout 60 env LD_PRELOAD=libpam_wrapper.so \
         PAM_WRAPPER=1 PAM_WRAPPER_SERVICE_DIR="$T/pam.d" \
-        pamtester -v ${PAM_ITEMS:-} "$svc" "$user" ${PAM_OPS:-authenticate} > "$T/out" 2>&1
+        pamtester -v $display ${PAM_ITEMS:-} "$svc" "$user" ${PAM_OPS:-authenticate} > "$T/out" 2>&1
     RC=$?
     end=$(date +%s.%N)
     if [ -n "$sender" ]; then kill "$sender" 2>/dev/null; wait "$sender" 2>/dev/null; fi

@@ -241,7 +241,7 @@ if command -v valgrind > /dev/null; then
         setsid -w env LD_PRELOAD=libpam_wrapper.so PAM_WRAPPER=1 PAM_WRAPPER_SERVICE_DIR="$T/pam.d" \
             PAM_WRAPPER_DISABLE_DEEPBIND=1 valgrind -q --error-exitcode=99 --leak-check=full \
             --errors-for-leak-kinds=definite --child-silent-after-fork=yes \
-            pamtester -v "$svc" "$TUSER" authenticate < /dev/null > "$T/vg.out" 2>&1
+            pamtester -v -I tty=:0 "$svc" "$TUSER" authenticate < /dev/null > "$T/vg.out" 2>&1
         local rc=$?
         [ -n "$sender" ] && { kill "$sender" 2>/dev/null; wait "$sender" 2>/dev/null; }
         OUT=$(cat "$T/vg.out")

@@ -152,7 +152,7 @@ locker() {  # locker USER-TO-VERIFY SCANS...: pamtester run by the test user (as
     local sender=""
     if [ $# -gt 0 ]; then python3 "$E2E/vsensor.py" "$SOCK" "$@" > /dev/null 2>&1 & sender=$!; fi
     as_user setsid -w timeout 30 env LD_PRELOAD=libpam_wrapper.so PAM_WRAPPER=1 \
-        PAM_WRAPPER_SERVICE_DIR="$W/svc" pamtester -v locker "$who" authenticate < /dev/null > "$T/out" 2>&1
+        PAM_WRAPPER_SERVICE_DIR="$W/svc" pamtester -v -I tty=:0 locker "$who" authenticate < /dev/null > "$T/out" 2>&1
     RC=$?
     [ -n "$sender" ] && { kill "$sender" 2>/dev/null; wait "$sender" 2>/dev/null; }
     OUT=$(cat "$T/out")
