@@ -58,16 +58,19 @@ TOUCHER=""
 MADE_RUN_SSHD=""
 cleanup() {
     [ -n "$TOUCHER" ] && kill "$TOUCHER" 2>/dev/null
-    if [ -n "$SSHD_PID" ]; then
-        kill "$SSHD_PID" 2>/dev/null
-        for _ in $(seq 50); do kill -0 "$SSHD_PID" 2>/dev/null || break; sleep 0.1; done
-        kill -9 "$SSHD_PID" 2>/dev/null
-    fi
+    # $! is sshd itself (setsid, unshare and sh exec); its PidFile says the same.
+    local pid
+    for pid in $SSHD_PID $(cat "$T/sshd.pid" 2>/dev/null); do
+        kill "$pid" 2>/dev/null
+        for _ in $(seq 50); do kill -0 "$pid" 2>/dev/null || break; sleep 0.1; done
+        kill -9 "$pid" 2>/dev/null
+    done
     syslog_stop
     [ -n "$MADE_RUN_SSHD" ] && rmdir /run/sshd 2>/dev/null
     rm -rf "$T" "$W"
 }
 trap cleanup EXIT
+trap 'exit 1' INT TERM HUP
 
 # A free port on both loopback addresses.
 PORT=""
