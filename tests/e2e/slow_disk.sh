@@ -1,0 +1,173 @@
+#!/usr/bin/env bash
+# No free try on a slow disk (issue 11, DESIGN "no free try"): the helper's disk writes made
+# slow (the helper set as `helper=` is a root-owned wrapper that preloads an fsync/fdatasync
+# sleeping SLOW_MS first), then six times: a wrong finger, Enter 100 ms after the sensor read
+# it. Enter makes the module SIGTERM the helper and SIGKILL it 200 ms later, in the middle of
+# whatever it is writing. A strike written only after the scan dies with that write; a strike
+# charged before the scan is already on disk: five rounds lock, the sixth is refused before
+# the sensor opens.
+#
+# Enter ends the prompt only when the module owns a terminal, so pamtester (under pam_wrapper)
+# runs in a tmux pane, in its foreground, with the pane's pty as PAM_TTY.
+# Proofs: the state file after each round (strikes 1..5); the preload's log (each round's
+# helper killed inside a slowed fsync); the vsensor socket (appears only when the sensor opens).
+source "$(dirname "$0")/../../scripts/lib.sh"
+ensure_packages pamtester libpam-wrapper libpam-modules python3 tmux gcc libc6-dev
+source "$(dirname "$0")/lib.sh"
+
+for tool in tmux gcc pamtester python3; do
+    command -v "$tool" > /dev/null || { echo "missing $tool"; echo "0 passed, 1 failed"; exit 1; }
+done
+SLOW_MS=${SLOW_MS:-1200}
+make_user "$TUSER" "$TPASS"
+TUID=$(id -u "$TUSER")
+CONF="$T/touchauth.conf"  # enroll() reads this one
+mkdir -m 0700 "$T/state"
+write_config "$CONF" "state_dir=$T/state" "password_after_boot=no" "password_max_age=0" \
+    "password_after_enroll_change=no"
+enroll "$TUSER" right-index-finger tu-right-index || { cat "$T/enroll.out"; echo "0 passed, 1 failed"; exit 1; }
+
+TMUX_SOCK="$T/tmux.sock"
+tm() { tmux -S "$TMUX_SOCK" "$@"; }
+TMUX_PID=""
+# The server ends asynchronously: wait (bounded) for it before removing its directory.
+cleanup() {
+    tm kill-server 2>/dev/null
+    if [ -n "$TMUX_PID" ]; then
+        for _ in $(seq 200); do kill -0 "$TMUX_PID" 2>/dev/null || break; sleep 0.01; done
+    fi
+    rm -rf "$T"
+}
+trap cleanup EXIT
+
+# The slow disk: fsync and fdatasync sleep SLOW_MS, then do the real thing. Each call logs
+# "begin PID" and "end PID": a begin without its end is a helper killed inside the slow write.
+mkdir -m 0755 "$T/bin"
+cat > "$T/bin/slowfsync.c" <<EOF
+#define _GNU_SOURCE
+#include <dlfcn.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+static void note(const char *what)
+{
+	char line[64];
+	int fd = open("$T/fsync.log", O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC, 0600);
+	if (fd < 0)
+		return;
+	snprintf(line, sizeof line, "%s %ld\n", what, (long)getpid());
+	(void)!write(fd, line, strlen(line));
+	close(fd);
+}
+static int slow(const char *name, int fd)
+{
+	int (*real)(int) = (int (*)(int))dlsym(RTLD_NEXT, name);
+	struct timespec t = { $SLOW_MS / 1000, ($SLOW_MS % 1000) * 1000000L };
+	int r;
+	note("begin");
+	while (nanosleep(&t, &t) != 0)
+		;
+	r = real ? real(fd) : 0;
+	note("end");
+	return r;
+}
+int fsync(int fd) { return slow("fsync", fd); }
+int fdatasync(int fd) { return slow("fdatasync", fd); }
+EOF
+gcc -shared -fPIC -O2 -o "$T/bin/slowfsync.so" "$T/bin/slowfsync.c" -ldl
+# Root-owned, 0755, in a directory only root writes: the module runs nothing else
+# (pam/options.c trusted_by_root). It runs the helper with an empty environment, so the
+# wrapper sets LD_PRELOAD itself.
+printf '#!/bin/sh\nLD_PRELOAD=%s exec %s "$@"\n' "$T/bin/slowfsync.so" "$HELPER" > "$T/bin/slow-helper"
+chmod 0755 "$T/bin/slow-helper" "$T/bin/slowfsync.so"
+
+service slow "auth [success=done default=ignore] $MODULE config=$CONF helper=$T/bin/slow-helper debug" \
+    "auth required pam_unix.so nodelay"
+
+tm -f /dev/null new-session -d -s t -x 160 -y 50 \
+    "env -i HOME=$T TERM=screen PATH=/usr/sbin:/usr/bin:/sbin:/bin PS1='# ' bash --norc --noprofile"
+tm set-option -g history-limit 0 > /dev/null
+TMUX_PID=$(tm display -p '#{pid}')
+
+now_ms() { echo $(($(date +%s%N) / 1000000)); }
+screen() { tm capture-pane -p -t t | sed '/^$/d'; }
+# wait_for TEXT [SECONDS]: until the pane shows TEXT.
+wait_for() {
+    local deadline=$(($(now_ms) + ${2:-15} * 1000))
+    until screen | grep -qF -- "$1"; do
+        [ "$(now_ms)" -lt "$deadline" ] || return 1
+        sleep 0.01
+    done
+}
+wait_file() {
+    local deadline=$(($(now_ms) + ${2:-20} * 1000))
+    until [ -s "$1" ]; do [ "$(now_ms)" -lt "$deadline" ] || return 1; sleep 0.01; done
+}
+# start: pamtester in the pane's foreground (the module owns the terminal), its status to $T/rc.
+start() {
+    rm -f "$T/rc" "$SOCK"
+    tm send-keys -t t "clear; LD_PRELOAD=libpam_wrapper.so PAM_WRAPPER=1 PAM_WRAPPER_SERVICE_DIR=$T/pam.d pamtester -v -I tty=\$(tty) slow $TUSER authenticate; echo \$? > $T/rc" Enter
+}
+finish() { wait_file "$T/rc"; OUT=$(screen); }
+strikes() { sed -n 's/^strikes //p' "$T/state/$TUID" 2>/dev/null || echo 0; }
+status_json() { "$HELPER" status "$TUSER" --json --config "$CONF"; }
+PROMPT="Place your finger on the fingerprint reader"
+HINT="[Enter Password] press Enter, or type your password"
+LOCKED="Too many failed attempts"
+
+echo "# (control) the right finger through the slow wrapper"
+start
+wait_for "$HINT"
+python3 "$E2E/vsensor.py" "$SOCK" "SCAN tu-right-index" > /dev/null 2>&1
+finish
+check "the module runs the wrapper, the right finger authenticates" has "successfully authenticated"
+check "...and a match leaves no strike" test "$(strikes)" = 0
+
+echo "# six times: a wrong finger, Enter 100 ms after the sensor read it (fsync ${SLOW_MS} ms)"
+: > "$T/fsync.log"
+AFTER=()      # strikes on disk after each round
+REACHED=0     # rounds whose wrong finger the sensor read
+REFUSED=""    # the first round refused before the sensor opened
+for round in 1 2 3 4 5 6; do
+    start
+    t0=$(now_ms)
+    until screen | grep -qF -- "$PROMPT" || screen | grep -qF -- "$LOCKED"; do
+        [ $(($(now_ms) - t0)) -lt 15000 ] || break
+        sleep 0.01
+    done
+    if screen | grep -qF -- "$LOCKED"; then
+        [ -z "$REFUSED" ] && REFUSED=$round
+        ROUND6_SOCKET=$([ -e "$SOCK" ] && echo opened || echo never)
+        ROUND6_OUT=$(screen)
+    elif python3 "$E2E/vsensor.py" "$SOCK" "SCAN wrong-id" > /dev/null 2>&1; then
+        sleep 0.1
+        tm send-keys -t t Enter
+        REACHED=$((REACHED + 1))
+        [ "$round" = 6 ] && { ROUND6_SOCKET=opened; ROUND6_OUT=$(screen); }
+    fi
+    wait_for "Password:" 15
+    tm send-keys -t t -l "not the password"
+    tm send-keys -t t Enter
+    finish
+    AFTER+=("$(strikes)")
+    echo "     round $round: strikes on disk ${AFTER[-1]} ($(($(now_ms) - t0)) ms)"
+done
+check "round 1 reached the sensor and its strike is on disk (strikes 1)" test "${AFTER[0]}" = 1
+check "rounds 1-5 each reached the sensor" test "$REACHED" -ge 5
+check "each round's strike is on disk: 1 2 3 4 5 after rounds 1-5 (got ${AFTER[*]:0:5})" \
+    test "${AFTER[*]:0:5}" = "1 2 3 4 5"
+check "the preload slowed the helpers' fsyncs ($(grep -c '^begin' "$T/fsync.log" 2>/dev/null) calls)" \
+    grep -q "^begin " "$T/fsync.log"
+killed=$(awk '$1=="begin"{b[$2]++} $1=="end"{e[$2]++} END{n=0; for (p in b) if (b[p]>e[p]) n++; print n}' "$T/fsync.log")
+check "the wrong fingers' helpers were SIGKILLed inside a slowed fsync (in $killed of the rounds)" test "$killed" -ge 5
+OUT=${ROUND6_OUT:-}
+check "the 6th attempt: 'Too many failed attempts'" test "$REFUSED" = 6
+check "...without the finger prompt" lacks "$PROMPT"
+check "...and the sensor never opened" test "${ROUND6_SOCKET:-}" = never
+OUT=$(status_json)
+check "status: locked" has '"locked":true'
+check "status: 5 strikes" has '"strikes":5'
+
+summary
