@@ -53,6 +53,8 @@ enum PamVerify {
             debug("\(user): fingerprint turned off (touchauth disable)")
             return .biometryNotAvailable
         }
+        // Before libfprint and GLib start threads of their own (they inherit the blocked SIGTERM).
+        Termination.install()
         Sensor.configure(config)
         let context = Context()
         let devices = context.devices()
@@ -128,6 +130,8 @@ enum PamVerify {
 
         // One deadline for the whole prompt, from the sensor's opening to the last scan.
         let cancellable = Cancellable(milliseconds: UInt32(config.timeout) * 1000)
+        Termination.watch(cancellable)
+        defer { Termination.watch(nil) }
         do {
             try device.open(cancellable)
         } catch {
@@ -156,6 +160,8 @@ enum PamVerify {
 
         var attempt = Attempt(maxTries: config.maxTries)
         while true {
+            // The prompt was ended (Enter, typing, Ctrl-C): no scan is charged or offered.
+            if Termination.requested { return .systemCancel }
             // No free try, in every mode: the strike is on disk before the sensor is armed
             // (after the prompt lines above, so the prompt comes no later), and settled after the
             // scan. Whatever kills the helper in between (the user's own SIGKILL of the setuid
@@ -208,6 +214,8 @@ enum PamVerify {
                 case .retry, .timedOut, .failed: return lockedOut("cannot refund a strike: \(error)")
                 }
             }
+            // Cancelled by the module's SIGTERM: refunded above; the module reads no more.
+            if scan == .timedOut && Termination.requested { return .systemCancel }
             if scan == .noMatch && state.isLocked {
                 System.log(LOG_NOTICE, "\(user): fingerprint locked after \(state.strikes) failures in a row")
                 send(Message.refused(.lockedOut).replyLine)
@@ -225,5 +233,64 @@ enum PamVerify {
                 return outcome
             }
         }
+    }
+}
+
+/// The module ends a prompt (Enter, typing, Ctrl-C) with SIGTERM, and SIGKILL 200 ms later. From
+/// the sensor's setup on, SIGTERM does not end the helper: it is blocked in every thread and
+/// taken by one of its own (sigwait), which cancels the scan in progress. That scan ends without
+/// a verdict, so its charged strike is refunded (pressing Enter is not a wrong finger), and no
+/// further scan is charged. A helper that cannot finish the refund within the grace (a slow
+/// disk) is SIGKILLed and keeps the strike: the safe side. A verdict reached before the cancel
+/// stands (libfprint returns it), so a wrong finger followed by Enter keeps its strike.
+enum Termination {
+    private nonisolated(unsafe) static let lock: UnsafeMutablePointer<pthread_mutex_t> = {
+        let lock = UnsafeMutablePointer<pthread_mutex_t>.allocate(capacity: 1)
+        pthread_mutex_init(lock, nil)
+        return lock
+    }()
+    private nonisolated(unsafe) static var target: Cancellable?  // under `lock`
+    private nonisolated(unsafe) static var received = false  // under `lock`
+
+    static func install() {
+        _ = lock
+        var set = sigset_t()
+        sigemptyset(&set)
+        sigaddset(&set, SIGTERM)
+        guard pthread_sigmask(SIG_BLOCK, &set, nil) == 0 else { return }
+        var thread = pthread_t()
+        let started = pthread_create(&thread, nil, { _ in
+            var set = sigset_t()
+            sigemptyset(&set)
+            sigaddset(&set, SIGTERM)
+            var signal: Int32 = 0
+            while true {
+                guard sigwait(&set, &signal) == 0 else { continue }
+                pthread_mutex_lock(Termination.lock)
+                Termination.received = true
+                Termination.target?.cancel()  // g_cancellable_cancel: thread-safe
+                pthread_mutex_unlock(Termination.lock)
+            }
+        }, nil)
+        if started == 0 {
+            pthread_detach(thread)
+        } else {
+            // No thread to take it: SIGTERM ends the helper as before (the charge stays).
+            pthread_sigmask(SIG_UNBLOCK, &set, nil)
+        }
+    }
+
+    /// The scan's cancellable, cancelled at once if SIGTERM already came; nil before it goes.
+    static func watch(_ cancellable: Cancellable?) {
+        pthread_mutex_lock(lock)
+        target = cancellable
+        if received { cancellable?.cancel() }
+        pthread_mutex_unlock(lock)
+    }
+
+    static var requested: Bool {
+        pthread_mutex_lock(lock)
+        defer { pthread_mutex_unlock(lock) }
+        return received
     }
 }

@@ -83,6 +83,8 @@ gcc -shared -fPIC -O2 -o "$T/bin/slowfsync.so" "$T/bin/slowfsync.c" -ldl
 printf '#!/bin/sh\nLD_PRELOAD=%s exec %s "$@"\n' "$T/bin/slowfsync.so" "$HELPER" > "$T/bin/slow-helper"
 chmod 0755 "$T/bin/slow-helper" "$T/bin/slowfsync.so"
 
+service fast "auth [success=done default=ignore] $MODULE config=$CONF helper=$HELPER debug" \
+    "auth required pam_unix.so nodelay"
 service slow "auth [success=done default=ignore] $MODULE config=$CONF helper=$T/bin/slow-helper debug" \
     "auth required pam_unix.so nodelay"
 
@@ -106,9 +108,9 @@ wait_file() {
     until [ -s "$1" ]; do [ "$(now_ms)" -lt "$deadline" ] || return 1; sleep 0.01; done
 }
 # start: pamtester in the pane's foreground (the module owns the terminal), its status to $T/rc.
-start() {
+start() {  # start [SERVICE]
     rm -f "$T/rc" "$SOCK"
-    tm send-keys -t t "clear; LD_PRELOAD=libpam_wrapper.so PAM_WRAPPER=1 PAM_WRAPPER_SERVICE_DIR=$T/pam.d pamtester -v -I tty=\$(tty) slow $TUSER authenticate; echo \$? > $T/rc" Enter
+    tm send-keys -t t "clear; LD_PRELOAD=libpam_wrapper.so PAM_WRAPPER=1 PAM_WRAPPER_SERVICE_DIR=$T/pam.d pamtester -v -I tty=\$(tty) ${1:-slow} $TUSER authenticate; echo \$? > $T/rc" Enter
 }
 finish() { wait_file "$T/rc"; OUT=$(screen); }
 strikes() { sed -n 's/^strikes //p' "$T/state/$TUID" 2>/dev/null || echo 0; }
@@ -124,6 +126,21 @@ python3 "$E2E/vsensor.py" "$SOCK" "SCAN tu-right-index" > /dev/null 2>&1
 finish
 check "the module runs the wrapper, the right finger authenticates" has "successfully authenticated"
 check "...and a match leaves no strike" test "$(strikes)" = 0
+
+echo "# (control) Enter with no finger on a quick disk: the charged strike is refunded"
+start fast
+wait_for "$HINT"
+t0=$(now_ms)  # the charge is on disk just after the prompt (not asserted: the old helper never charges)
+until [ "$(strikes)" = 1 ] || [ $(($(now_ms) - t0)) -ge 3000 ]; do sleep 0.01; done
+CHARGED=$(strikes)
+tm send-keys -t t Enter
+wait_for "Password:" 15
+tm send-keys -t t -l "not the password"
+tm send-keys -t t Enter
+finish
+check "Enter with no finger costs no strike (strikes $(strikes); ${CHARGED} while the sensor waited)" test "$(strikes)" = 0
+
+"$HELPER" unlock "$TUSER" --config "$CONF" > /dev/null  # each section starts from 0 strikes
 
 echo "# six times: a wrong finger, Enter 100 ms after the sensor read it (fsync ${SLOW_MS} ms)"
 : > "$T/fsync.log"
