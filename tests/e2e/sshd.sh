@@ -32,7 +32,7 @@ install_ssh() {
 install_ssh || { echo "cannot install openssh-server/openssh-client"; echo "0 passed, 1 failed"; exit 1; }
 source "$(dirname "$0")/lib.sh"
 
-for tool in /usr/sbin/sshd ssh ssh-keygen unshare setsid socat python3 ss; do
+for tool in /usr/sbin/sshd ssh ssh-keygen unshare setsid socat python3; do
     command -v "$tool" > /dev/null || { echo "missing $tool"; echo "0 passed, 1 failed"; exit 1; }
 done
 [ -f /etc/pam.d/sshd ] || { echo "no /etc/pam.d/sshd to mount over"; echo "0 passed, 1 failed"; exit 1; }
@@ -73,13 +73,24 @@ trap cleanup EXIT
 trap 'exit 1' INT TERM HUP
 
 # A free port on both loopback addresses.
-PORT=""
-for p in $(seq 2299 2399); do
-    ss -Hltn 2>/dev/null | awk '{print $4}' | grep -qE ":$p\$" || { PORT=$p; break; }
-done
-[ -n "$PORT" ] || { echo "no free port in 2299-2399"; echo "0 passed, 1 failed"; exit 1; }
 HAVE_V6=""
 grep -q '^0\{31\}1 .* lo$' /proc/net/if_inet6 2>/dev/null && HAVE_V6=1
+# (python, not ss: iproute2 may be missing on a minimal machine)
+PORT=$(python3 - "$HAVE_V6" <<'EOF'
+import socket, sys
+for port in range(2299, 2400):
+    try:
+        for family, addr in [(socket.AF_INET, "127.0.0.1")] + ([(socket.AF_INET6, "::1")] if sys.argv[1] else []):
+            with socket.socket(family, socket.SOCK_STREAM) as s:
+                s.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+                s.bind((addr, port))
+        print(port)
+        break
+    except OSError:
+        pass
+EOF
+)
+[ -n "$PORT" ] || { echo "no free port in 2299-2399"; echo "0 passed, 1 failed"; exit 1; }
 
 # sshd's privilege separation directory (the service's tmpfiles make it; nothing here does).
 if [ ! -d /run/sshd ]; then mkdir -m 0755 /run/sshd && MADE_RUN_SSHD=1; fi
