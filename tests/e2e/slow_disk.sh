@@ -89,7 +89,7 @@ service slow "auth [success=done default=ignore] $MODULE config=$CONF helper=$T/
     "auth required pam_unix.so nodelay"
 
 tm -f /dev/null new-session -d -s t -x 160 -y 50 \
-    "env -i HOME=$T TERM=screen PATH=/usr/sbin:/usr/bin:/sbin:/bin PS1='# ' bash --norc --noprofile"
+    "env -i HOME=$T HISTFILE=/dev/null TERM=screen PATH=/usr/sbin:/usr/bin:/sbin:/bin PS1='# ' bash --norc --noprofile"
 tm set-option -g history-limit 0 > /dev/null
 TMUX_PID=$(tm display -p '#{pid}')
 
