@@ -85,7 +85,7 @@ enum Doctor {
         if states.isDisabled(uid) { note(.warn, "switch", "\(user): fingerprint turned off (touchauth enable --user \(user))") }
         do {
             let state = try states.load(uid)
-            if state.isLocked {
+            if TrustPolicy(config).isLockedOut(state, now: Facts.now()) {
                 note(.warn, "lockout", "\(user): locked after \(state.strikes) failures in a row (the password, or touchauth unlock \(user))")
             } else {
                 note(.ok, "lockout", "\(user): not locked (\(state.strikes) of \(config.lockoutThreshold) strikes)")

@@ -34,7 +34,7 @@ enum Status {
             case .refuse(_, let why): (next, reason) = ("password", Message.refused(why).text)
             }
         }
-        let locked = problem != nil || (state.isLocked && !(config.unlockTime > 0 && facts.now - (state.lockedAt ?? 0) >= config.unlockTime))
+        let locked = problem != nil || TrustPolicy(config).isLockedOut(state, now: facts.now)
         if options["json"] != nil {
             var fields: [String] = []
             fields.append("\"user\":\(json(user.value))")

@@ -48,21 +48,21 @@ public struct TrustPolicy: Sendable {
         case refuse(Outcome, Reason)
     }
 
+    /// Locked now: `locked_at` set and `unlock_time` not over yet, or the strikes at or over the
+    /// threshold without `locked_at`. The latter means its write was lost (the helper killed
+    /// while writing the strike that locked) or the threshold was lowered: locked, whatever
+    /// `unlock_time` says, since with no start there is nothing to count it from. The helper then
+    /// writes `locked_at` = now (`UserState.lockIfDue`), so `unlock_time` runs from the moment the
+    /// lockout was noticed: later than the last strike, never earlier. (`status` and `doctor`
+    /// ask this too, so they say what the next prompt does.)
+    public func isLockedOut(_ state: UserState, now: Int) -> Bool {
+        guard let lockedAt = state.lockedAt else { return state.reachedThreshold(lockoutThreshold) }
+        return !(unlockTime > 0 && now - lockedAt >= unlockTime)
+    }
+
     public func decide(_ state: UserState, _ facts: Facts) -> Decision {
-        var expired = false
-        if let lockedAt = state.lockedAt {
-            guard unlockTime > 0, facts.now - lockedAt >= unlockTime else {
-                return .refuse(.biometryLockout, .lockedOut)
-            }
-            expired = true
-        } else if state.reachedThreshold(lockoutThreshold) {
-            // At or over the threshold without `locked_at`: its write was lost (the helper
-            // killed while writing the strike that locked) or the threshold was lowered. Locked,
-            // whatever `unlock_time` says: with no start there is nothing to count it from. The
-            // helper then writes `locked_at` = now (`UserState.lockIfDue`), so `unlock_time` runs
-            // from the moment the lockout was noticed: later than the last strike, never earlier.
-            return .refuse(.biometryLockout, .lockedOut)
-        }
+        if isLockedOut(state, now: facts.now) { return .refuse(.biometryLockout, .lockedOut) }
+        let expired = state.lockedAt != nil
         if requirePasswordSet && !facts.passwordUsable { return .refuse(.passwordNotSet, .passwordNotSet) }
         if passwordAfterBoot && state.passwordBootID != facts.bootID {
             return .refuse(.passwordRequired, .afterBoot)
