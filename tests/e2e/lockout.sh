@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Strikes, the five-strike lockout and Apple's trust rules (issue 3), end to end: pamtester
-# (authenticate, and acct_mgmt in the same handle) -> pam_touchauth.so -> touchauth ->
+# (authenticate, and acct_mgmt in the same handle) -> pam_touchauth.so (and its authsucc line) -> touchauth ->
 # libfprint's virtual sensor, with pam_unix and a real password behind it.
 source "$(dirname "$0")/lib.sh"
 
@@ -15,7 +15,12 @@ write_config "$T/touchauth.conf" "state_dir=$STATE"
 ARGS="config=$T/touchauth.conf helper=$HELPER debug"
 AUTH="auth [success=done default=ignore] $MODULE $ARGS"
 service solo "auth required $MODULE $ARGS"
-service full "$AUTH" "auth required pam_unix.so nodelay" "account required $MODULE $ARGS"
+# The password's recorder comes after a requisite pam_unix: only a password that succeeded
+# reaches it (DESIGN.md §2). The old account line stays, to show it clears nothing now.
+service full "$AUTH" "auth requisite pam_unix.so nodelay" "auth optional $MODULE authsucc $ARGS" \
+    "account required $MODULE $ARGS"
+# Without the recorder a password that succeeds clears nothing: the strikes carry over.
+service norecord "$AUTH" "auth requisite pam_unix.so nodelay" "account required $MODULE $ARGS"
 syslog_start
 PAM_RUNNER=in_syslog_ns
 
@@ -44,7 +49,7 @@ pam solo "$TUSER" "" "SCAN tu-ri"
 check "then the finger works" succeeded
 
 echo "# three wrong, the password; two more wrong: locked"
-pam full "$TUSER" "$TPASS" "SCAN x" "SCAN x" "SCAN x"
+pam norecord "$TUSER" "$TPASS" "SCAN x" "SCAN x" "SCAN x"
 check "3 wrong -> the password (authenticate only)" succeeded
 check "...3 strikes on disk" json_has '"strikes":3'
 PAM_RUNNER="env PAM_WRAPPER_DEBUGLEVEL=2" pam solo "$TUSER" "" "SCAN tu-ri"
@@ -66,6 +71,14 @@ PAM_OPS=acct_mgmt pam full "$TUSER" ""
 check "an account check without authentication (cron, ssh keys) changes nothing" json_has '"locked":true'
 PAM_OPS="authenticate acct_mgmt" pam full "$TUSER" "wrong password"
 check "a wrong password changes nothing" json_has '"locked":true'
+# pamtester stops at the failed authenticate; sshd does not: after a failed password it calls
+# pam_acct_mgmt on the same handle once a key is accepted (tests/e2e/sshd.sh does it for real).
+gcc -o "$T/fail_then_account" "$E2E/clients/fail_then_account.c" -lpam
+OUT=$(in_syslog_ns env LD_PRELOAD=libpam_wrapper.so PAM_WRAPPER=1 PAM_WRAPPER_SERVICE_DIR="$T/pam.d" \
+    timeout 60 "$T/fail_then_account" full "$TUSER" "wrong password" 2>&1)
+check "a failed password, then the account phase on the same handle: the client saw both" \
+    has "account: Success"
+check "...and the lockout stays" json_has '"locked":true'
 password_and_account
 check "the password + account -> success" succeeded
 check "...unlocks" json_has '"locked":false,"locked_since":null'
