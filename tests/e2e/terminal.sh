@@ -322,6 +322,22 @@ rm -f "$MARKER"
 SSH_CONNECTION="203.0.113.9 50000 192.0.2.1 22" pam lid "$TUSER" ""
 check "SSH_CONNECTION in pamtester's environment -> the helper never ran" test ! -e "$MARKER"
 
+echo "# sudo with 'Defaults pam_rhost' (PAM_RHOST = this host's name): a remote host like any other"
+# (Rewritten in place: the bind mount holds this inode.) Nothing counts as "still local": a
+# name that resolves here is also where a tunnel arrives. Off by default on Debian.
+printf 'Defaults pam_rhost\n' >> "$T/sudoers"
+start sudo "$SUDO_RUN"
+wait_for sudo "$SUDO_PW"
+OUT=$(screen sudo)
+check "pam_rhost -> sudo asks for the password at once" has "$SUDO_PW"
+check "pam_rhost -> no fingerprint prompt" lacks "$PROMPT"
+check "pam_rhost -> the sensor was never armed" sensor_never_armed
+tm send-keys -t t:sudo -l "$TPASS"
+tm send-keys -t t:sudo Enter
+finish sudo
+check "pam_rhost -> the password runs the command" ran
+grep -v '^Defaults pam_rhost$' "$T/sudoers" > "$T/sudoers.new"; cat "$T/sudoers.new" > "$T/sudoers"
+
 echo "# measured: Enter -> sudo's password prompt ${ENTER_MS} ms; sudo -S round trip ${S_MS} ms"
 tm kill-server
 check "the tmux server (the namespace's last process) is gone" sh -c "! tmux -S '$TMUX_SOCK' ls 2>/dev/null"
