@@ -156,6 +156,9 @@ PW=(-E LD_PRELOAD=libpam_wrapper.so -E PAM_WRAPPER=1)
 svcdir() { echo "PAM_WRAPPER_SERVICE_DIR=$T/pam.d/$1"; }  # -E "$(svcdir SERVICE)"
 FPENV=(-E "FP_VIRTUAL_DEVICE=$SOCK" -E FP_DRIVERS_WHITELIST=virtual_device -E FP_DEVICE_EMULATION=1)
 REMOTE=(-I rhost=203.0.113.9)
+# Every pamtester stands for a client whose screen shows the prompt (PAM_TTY ":0"): with no
+# terminal and no display nobody could answer, and the module would not offer the sensor.
+SEEN=(-I tty=:0)
 QUEUED=(-s "$SOCK" -c "SCAN bench-finger")
 ARMED=(-s "$SOCK" -c "SCAN bench-finger" -d 20 -o "successfully authenticated")
 
@@ -163,7 +166,7 @@ ARMED=(-s "$SOCK" -c "SCAN bench-finger" -d 20 -o "successfully authenticated")
 pam_out() {
     local svc=$1 user=$2; shift 2
     OUT=$(echo "" | LD_PRELOAD=libpam_wrapper.so PAM_WRAPPER=1 PAM_WRAPPER_SERVICE_DIR="$T/pam.d/$svc" \
-        timeout 20 pamtester -v "$@" "$svc" "$user" authenticate 2>&1) || true
+        timeout 20 pamtester -v "${SEEN[@]}" "$@" "$svc" "$user" authenticate 2>&1) || true
 }
 MSG_UNAVAIL="Authentication service cannot retrieve authentication info"
 NOTES=()
@@ -172,21 +175,21 @@ note() { NOTES+=("$*"); }
 # --- the cases -----------------------------------------------------------------------------
 # Each case is a function taking the runner's -n/-w; its lines go to $T/raw/<case>.
 case_true()          { "$R" "$@" -- /bin/true; }
-case_permit()        { "$R" "$@" "${PW[@]}" -E "$(svcdir permit)" -- pamtester permit $U authenticate; }
-case_permit_remote() { "$R" "$@" "${PW[@]}" -E "$(svcdir permit)" -- pamtester "${REMOTE[@]}" permit $U authenticate; }
-case_skip_np()       { "$R" "$@" "${PW[@]}" -E "$(svcdir skip)" -- pamtester skip $NP authenticate; }
-case_floor()         { "$R" "$@" "${PW[@]}" -E "$(svcdir floor)" -- pamtester floor $NP authenticate; }
-case_skip_remote()   { "$R" "$@" "${PW[@]}" -E "$(svcdir skip)" -- pamtester "${REMOTE[@]}" skip $U authenticate; }
-case_match()         { "$R" "$@" "${PW[@]}" -E "$(svcdir solo)" "${QUEUED[@]}" -- pamtester solo $U authenticate; }
+case_permit()        { "$R" "$@" "${PW[@]}" -E "$(svcdir permit)" -- pamtester "${SEEN[@]}" permit $U authenticate; }
+case_permit_remote() { "$R" "$@" "${PW[@]}" -E "$(svcdir permit)" -- pamtester "${SEEN[@]}" "${REMOTE[@]}" permit $U authenticate; }
+case_skip_np()       { "$R" "$@" "${PW[@]}" -E "$(svcdir skip)" -- pamtester "${SEEN[@]}" skip $NP authenticate; }
+case_floor()         { "$R" "$@" "${PW[@]}" -E "$(svcdir floor)" -- pamtester "${SEEN[@]}" floor $NP authenticate; }
+case_skip_remote()   { "$R" "$@" "${PW[@]}" -E "$(svcdir skip)" -- pamtester "${SEEN[@]}" "${REMOTE[@]}" skip $U authenticate; }
+case_match()         { "$R" "$@" "${PW[@]}" -E "$(svcdir solo)" "${QUEUED[@]}" -- pamtester "${SEEN[@]}" solo $U authenticate; }
 case_c_base()        { "$R" "$@" "${FPENV[@]}" "${QUEUED[@]}" -- "$T/bin/baseline" "$PRINT"; }
 case_helper()        { "$R" "$@" -i "$T/request" "${QUEUED[@]}" -- "$H" pam-verify; }
-case_fake()          { "$R" "$@" "${PW[@]}" -E "$(svcdir fake)" -- pamtester fake $U authenticate; }
-case_armed()         { "$R" "$@" "${PW[@]}" -E "$(svcdir solo)" "${ARMED[@]}" -a "fingerprint reader" -- pamtester -v solo $U authenticate; }
+case_fake()          { "$R" "$@" "${PW[@]}" -E "$(svcdir fake)" -- pamtester "${SEEN[@]}" fake $U authenticate; }
+case_armed()         { "$R" "$@" "${PW[@]}" -E "$(svcdir solo)" "${ARMED[@]}" -a "fingerprint reader" -- pamtester "${SEEN[@]}" -v solo $U authenticate; }
 case_c_armed()       { "$R" "$@" "${FPENV[@]}" "${ARMED[@]/successfully authenticated/result success}" -a armed -- "$T/bin/baseline" -a "$PRINT"; }
 case_h_armed()       { "$R" "$@" -i "$T/request" "${ARMED[@]/successfully authenticated/result success}" -a "info " -- "$H" pam-verify; }
-case_unix()          { echo "$PASS" > "$T/pass"; "$R" "$@" -i "$T/pass" "${PW[@]}" -E "$(svcdir unix)" -- pamtester unix $U authenticate; }
-case_locked()        { "$R" "$@" "${PW[@]}" -E "$(svcdir lock-skip)" -- pamtester lock-skip $LK authenticate; }
-case_disabled()      { "$R" "$@" "${PW[@]}" -E "$(svcdir skip)" -- pamtester skip $DIS authenticate; }
+case_unix()          { echo "$PASS" > "$T/pass"; "$R" "$@" -i "$T/pass" "${PW[@]}" -E "$(svcdir unix)" -- pamtester "${SEEN[@]}" unix $U authenticate; }
+case_locked()        { "$R" "$@" "${PW[@]}" -E "$(svcdir lock-skip)" -- pamtester "${SEEN[@]}" lock-skip $LK authenticate; }
+case_disabled()      { "$R" "$@" "${PW[@]}" -E "$(svcdir skip)" -- pamtester "${SEEN[@]}" skip $DIS authenticate; }
 
 # --- checks before timing: each stack does what its row claims -------------------------------
 rm -f "$SOCK"; pam_out solo $NP
@@ -254,8 +257,8 @@ start_fprintd() {
     FPW=("${PW[@]}" -E "DBUS_SYSTEM_BUS_ADDRESS=$BUS")
     FSOCK="$F/vdev.sock"
 }
-case_fp_armed() { "$R" "$@" "${FPW[@]}" -E "$(svcdir fp-solo)" -s "$FSOCK" -c "SCAN bench-finger" -d 20 -o "successfully authenticated" -a "fingerprint reader" -- pamtester -v fp-solo $U authenticate; }
-case_fp_np()    { "$R" "$@" "${FPW[@]}" -E "$(svcdir fp-skip)" -- pamtester fp-skip $NP authenticate; }
+case_fp_armed() { "$R" "$@" "${FPW[@]}" -E "$(svcdir fp-solo)" -s "$FSOCK" -c "SCAN bench-finger" -d 20 -o "successfully authenticated" -a "fingerprint reader" -- pamtester "${SEEN[@]}" -v fp-solo $U authenticate; }
+case_fp_np()    { "$R" "$@" "${FPW[@]}" -E "$(svcdir fp-skip)" -- pamtester "${SEEN[@]}" fp-skip $NP authenticate; }
 if [ $WITH_FPRINTD -eq 1 ]; then
     if [ ! -x /usr/libexec/fprintd ]; then FPRINTD_MSG="fprintd is not installed (apt-get install fprintd failed)"
     elif start_fprintd && case_fp_armed -n 1 -w 0 > /dev/null 2> "$T/fp.err"; then FPRINTD_MSG=ok
