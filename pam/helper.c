@@ -465,11 +465,13 @@ static int end_and_reap(pam_handle_t *pamh, pid_t pid, int *status)
 }
 
 /*
- * The user ended the prompt (Enter, typing, Ctrl-C): SIGTERM first.  The
- * helper holds it off while it writes state (StateStore.update); SIGKILL after
+ * The user ended the prompt (Enter, typing, Ctrl-C): SIGTERM first, which the
+ * helper takes as "cancel the scan" and refunds the strike charged for a scan
+ * that reached no verdict (PamVerify.swift, Termination); SIGKILL after
  * STOP_GRACE_MS whatever happens.  No wrong finger goes uncounted either way:
- * its strike is on disk before its scan is offered.  A helper that dies at
- * once costs the user about a millisecond.
+ * its strike is on disk before its scan is offered; a kill before the refund
+ * only costs the user that strike.  A helper that ends at once costs the user
+ * about a millisecond.
  */
 static void stop_gently(pam_handle_t *pamh, pid_t pid, int *status)
 {

@@ -57,7 +57,10 @@ suite "fuzz: the shim's reply and option parsers (libFuzzer, ASan+UBSan)" pam/fu
 suite "fuzz: the helper's config, request and state decoders (Swift libFuzzer, ASan)" tests/fuzz/run.sh
 suite "e2e: core flow (virtual sensor, pam_unix, pamtester)" tests/e2e/core_flow.sh
 suite "e2e: strikes, lockout, trust rules, state store (acct_mgmt, parallel, kill -9)" tests/e2e/lockout.sh
+suite "e2e: no free wrong finger on a slow disk (fsync over a second, Enter after each finger)" tests/e2e/slow_disk.sh
 suite "e2e: terminal keys in real sudo and su (tmux, unshare), skips, lid" tests/e2e/terminal.sh
+suite "e2e: presence (fake logind sessions, no terminal, no display, real su)" tests/e2e/presence.sh
+suite "e2e: network logins through real sshd on loopback (password, keyboard-interactive, key after a failed password)" tests/e2e/sshd.sh
 suite "e2e: the touchauth command (enroll, list, delete, verify, enable/disable, doctor; match-on-chip)" tests/e2e/cli.sh
 suite "e2e: fprintd interop both ways (real fprintd, private bus, dbusmock polkit)" tests/e2e/fprintd.sh
 suite "e2e: install, pam-auth-update, real /etc/pam.d, translations, man, uninstall, .deb" tests/e2e/install.sh
