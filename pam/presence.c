@@ -184,9 +184,15 @@ static const char *session_check(pam_handle_t *pamh, struct presence *p)
 		return why;
 	}
 	/* Outside any session (systemd-run --user escapes the ssh session that started it). */
-	if (virtual_console(item(pamh, PAM_TTY)))
+	/*
+	 * A display manager's login screen: GDM sets PAM_XDISPLAY for X11 and only
+	 * PAM_TTY=/dev/ttyN for Wayland; either way the greeter shows the messages.
+	 */
+	if ((p->display_item || virtual_console(item(pamh, PAM_TTY))) && greeter_active()) {
+		p->display = 1;
 		return NULL;
-	if (p->display_item && greeter_active())
+	}
+	if (virtual_console(item(pamh, PAM_TTY)))
 		return NULL;
 	if (user_at_display()) {
 		p->display = 1;

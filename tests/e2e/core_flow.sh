@@ -81,8 +81,12 @@ echo "# a remote session: no helper is spawned"
 PAM_ITEMS="-I rhost=203.0.113.9" pam marker "$TUSER" ""
 check "remote rhost -> PAM_AUTHINFO_UNAVAIL" has "$MSG_UNAVAIL"
 check "remote rhost -> the helper never ran" test ! -e "$MARKER"
+# Issue 11: loopback is where tunnels and onion services arrive, so localhost is remote too
+# (this check said "(control) rhost=localhost counts as local: the helper runs" before).
 PAM_ITEMS="-I rhost=localhost" pam marker "$TUSER" ""
-check "(control) rhost=localhost counts as local: the helper runs" test -e "$MARKER"
+check "rhost=localhost is a network login too: the helper never ran" test ! -e "$MARKER"
+PAM_ITEMS="-I rhost=" pam marker "$TUSER" ""
+check "(control) an empty rhost (login's) is local: the helper runs" test -e "$MARKER"
 rm -f "$MARKER"
 
 echo "# no sensor"
