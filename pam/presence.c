@@ -6,6 +6,7 @@
  */
 #include "presence.h"
 
+#include <dlfcn.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <stdlib.h>
@@ -101,21 +102,59 @@ static int logind_running(void)
 	return access("/run/systemd/seats/seat0", F_OK) == 0;
 }
 
-static int has_seat(const char *session)
+/*
+ * sd-login, loaded only where logind runs, and only for a user with prints
+ * (presence_check comes after the print directory): linking libsystemd and
+ * its dependencies cost every PAM host ~0.8 ms at load time, the whole skip
+ * path twice over (scripts/bench.sh).  The prototypes come from the header.
+ */
+struct sd {
+	void *lib;
+	__typeof__(sd_pid_get_session) *pid_get_session;
+	__typeof__(sd_session_is_remote) *session_is_remote;
+	__typeof__(sd_session_is_active) *session_is_active;
+	__typeof__(sd_session_get_seat) *session_get_seat;
+	__typeof__(sd_session_get_type) *session_get_type;
+	__typeof__(sd_session_get_class) *session_get_class;
+	__typeof__(sd_get_seats) *get_seats;
+	__typeof__(sd_seat_get_active) *seat_get_active;
+	__typeof__(sd_uid_get_display) *uid_get_display;
+};
+
+#define SD_SYM(sd, name) ((*(void **)&(sd)->name = dlsym((sd)->lib, "sd_" #name)) != NULL)
+
+/* 0, or -1 when libsystemd or one of its functions is missing. */
+static int sd_open(struct sd *sd)
+{
+	memset(sd, 0, sizeof(*sd));
+	sd->lib = dlopen("libsystemd.so.0", RTLD_NOW | RTLD_LOCAL);
+	if (sd->lib == NULL)
+		return -1;
+	if (SD_SYM(sd, pid_get_session) && SD_SYM(sd, session_is_remote) &&
+	    SD_SYM(sd, session_is_active) && SD_SYM(sd, session_get_seat) &&
+	    SD_SYM(sd, session_get_type) && SD_SYM(sd, session_get_class) &&
+	    SD_SYM(sd, get_seats) && SD_SYM(sd, seat_get_active) && SD_SYM(sd, uid_get_display))
+		return 0;
+	dlclose(sd->lib);
+	sd->lib = NULL;
+	return -1;
+}
+
+static int has_seat(const struct sd *sd, const char *session)
 {
 	char *seat = NULL;
-	int r = sd_session_get_seat(session, &seat);
+	int r = sd->session_get_seat(session, &seat);
 
 	free(seat);
 	return r >= 0;
 }
 
-static int graphical_session(const char *session)
+static int graphical_session(const struct sd *sd, const char *session)
 {
 	char *type = NULL;
 	int graphical = 0;
 
-	if (sd_session_get_type(session, &type) >= 0)
+	if (sd->session_get_type(session, &type) >= 0)
 		graphical = strcmp(type, "x11") == 0 || strcmp(type, "wayland") == 0 ||
 			    strcmp(type, "mir") == 0;
 	free(type);
@@ -123,29 +162,30 @@ static int graphical_session(const char *session)
 }
 
 /* A person sits at it: not remote (an error counts as remote), active, on a seat. */
-static const char *session_refusal(const char *session)
+static const char *session_refusal(const struct sd *sd, const char *session)
 {
-	if (sd_session_is_remote(session) != 0)
+	if (sd->session_is_remote(session) != 0)
 		return "remote session (logind)";
-	if (sd_session_is_active(session) <= 0)
+	if (sd->session_is_active(session) <= 0)
 		return "session not active on its seat (logind)";
-	if (!has_seat(session))
+	if (!has_seat(sd, session))
 		return "session has no seat (logind)";
 	return NULL;
 }
 
 /* A display manager's login screen is up: the active session of a local seat is a greeter. */
-static int greeter_active(void)
+static int greeter_active(const struct sd *sd)
 {
 	char **seats = NULL;
-	int n = sd_get_seats(&seats), found = 0;
+	int n = sd->get_seats(&seats), found = 0;
 
 	for (int i = 0; i < n && seats != NULL && !found; i++) {
 		char *session = NULL, *class = NULL;
 
-		if (sd_seat_get_active(seats[i], &session, NULL) >= 0 &&
-		    sd_session_get_class(session, &class) >= 0)
-			found = strcmp(class, "greeter") == 0 && session_refusal(session) == NULL;
+		if (sd->seat_get_active(seats[i], &session, NULL) >= 0 &&
+		    sd->session_get_class(session, &class) >= 0)
+			found =
+			    strcmp(class, "greeter") == 0 && session_refusal(sd, session) == NULL;
 		free(class);
 		free(session);
 	}
@@ -160,25 +200,25 @@ static int greeter_active(void)
  * terminals and polkit agents in user@.service, outside the session's scope.
  * The real uid is the person who started sudo or su (or the screen locker).
  */
-static int user_at_display(void)
+static int user_at_display(const struct sd *sd)
 {
 	char *session = NULL;
 	int yes = 0;
 
-	if (sd_uid_get_display(getuid(), &session) >= 0)
-		yes = session_refusal(session) == NULL && graphical_session(session);
+	if (sd->uid_get_display(getuid(), &session) >= 0)
+		yes = session_refusal(sd, session) == NULL && graphical_session(sd, session);
 	free(session);
 	return yes;
 }
 
-static const char *session_check(pam_handle_t *pamh, struct presence *p)
+static const char *session_check(pam_handle_t *pamh, const struct sd *sd, struct presence *p)
 {
 	char *session = NULL;
 	const char *why = NULL;
 
-	if (sd_pid_get_session(0, &session) >= 0) {
-		why = session_refusal(session);
-		if (why == NULL && graphical_session(session))
+	if (sd->pid_get_session(0, &session) >= 0) {
+		why = session_refusal(sd, session);
+		if (why == NULL && graphical_session(sd, session))
 			p->display = 1;
 		free(session);
 		return why;
@@ -188,13 +228,13 @@ static const char *session_check(pam_handle_t *pamh, struct presence *p)
 	 * A display manager's login screen: GDM sets PAM_XDISPLAY for X11 and only
 	 * PAM_TTY=/dev/ttyN for Wayland; either way the greeter shows the messages.
 	 */
-	if ((p->display_item || virtual_console(item(pamh, PAM_TTY))) && greeter_active()) {
+	if ((p->display_item || virtual_console(item(pamh, PAM_TTY))) && greeter_active(sd)) {
 		p->display = 1;
 		return NULL;
 	}
 	if (virtual_console(item(pamh, PAM_TTY)))
 		return NULL;
-	if (user_at_display()) {
+	if (user_at_display(sd)) {
 		p->display = 1;
 		return NULL;
 	}
@@ -217,5 +257,16 @@ const char *presence_check(pam_handle_t *pamh, const char *service, struct prese
 	if (ssh_session(pamh))
 		return "remote session (SSH_* in the PAM or process environment)";
 	p->logind = logind_running();
-	return p->logind ? session_check(pamh, p) : NULL;
+	if (p->logind) {
+		struct sd sd;
+		const char *why;
+
+		/* logind runs but cannot be asked: the careful side. */
+		if (sd_open(&sd) != 0)
+			return "logind runs, but libsystemd.so.0 cannot be loaded";
+		why = session_check(pamh, &sd, p);
+		dlclose(sd.lib);
+		return why;
+	}
+	return NULL;
 }

@@ -51,13 +51,13 @@ EOF
 } | gzip -9n > "$DOC/changelog.gz"
 chmod 0644 "$DOC/copyright" "$DOC/changelog.gz"
 
-# Depends: what the binaries link (libfprint-2-2, libpam0g, libsystemd0 for sd-login, glib,
-# libc ...) as dpkg-shlibdeps reads it from the shlibs/symbols files, plus pam-auth-update's
-# package.
+# Depends: what the binaries link (libfprint-2-2, libpam0g, glib, libc ...) as dpkg-shlibdeps
+# reads it from the shlibs/symbols files, plus pam-auth-update's package, plus libsystemd0: the
+# module dlopens it for sd-login where logind runs (pam/presence.c), which shlibdeps cannot see.
 mkdir -p "$WORK/src/debian"
 printf 'Source: touchauth\n\nPackage: touchauth\nArchitecture: any\n' > "$WORK/src/debian/control"
 SHLIBS=$(cd "$WORK/src" && dpkg-shlibdeps -O "-e$HELPER" "-e$MODULE" 2>/dev/null | sed -n 's/^shlibs:Depends=//p')
-for lib in libfprint-2-2 libpam0g libsystemd0; do
+for lib in libfprint-2-2 libpam0g; do
     case ", $SHLIBS" in *", $lib"[\ ,]*|*", $lib") ;; *)
         echo "package.sh: dpkg-shlibdeps gave no $lib dependency: '$SHLIBS'" >&2; exit 1 ;;
     esac
@@ -70,7 +70,7 @@ Version: $VERSION
 Architecture: $ARCH
 Maintainer: $MAINTAINER
 Installed-Size: $(du -sk --exclude=DEBIAN "$STAGE" | cut -f1)
-Depends: libpam-runtime (>= 1.1.3-2~), $SHLIBS
+Depends: libpam-runtime (>= 1.1.3-2~), $SHLIBS, libsystemd0 (>= 209)
 Section: admin
 Priority: optional
 Description: Touch ID for Linux: fingerprint authentication with a password fallback
