@@ -42,8 +42,10 @@ struct StateStore {
 
     /// Locks, re-reads, applies `change`, writes atomically, unlocks. With `repair`, a corrupt
     /// or unsafe file is replaced by `change` applied to a fresh state (only `unlock` does that).
+    /// `durable: false` skips the fsyncs (System.writeAtomically): for a change that only gives
+    /// back (a match's reset, a refund), which a crash of the machine may undo on the safe side.
     @discardableResult
-    func update(_ uid: uid_t, repair: Bool = false, _ change: (inout UserState) -> Void) throws(Problem) -> UserState {
+    func update(_ uid: uid_t, repair: Bool = false, durable: Bool = true, _ change: (inout UserState) -> Void) throws(Problem) -> UserState {
         do {
             if mkdir(directory, 0o700) != 0 && errno != EEXIST { throw System.FileError.io(directory, errno) }
             guard try System.checkTrustedDirectory(directory) else { throw System.FileError.missing(directory) }
@@ -83,7 +85,7 @@ struct StateStore {
         do {
             // One temporary name per uid, written only under the lock: a writer killed midway
             // leaves at most this one file, which the next writer overwrites.
-            try System.writeAtomically(Array(state.encoded.utf8), to: path(uid), temporary: "\(path(uid)).tmp", mode: 0o600)
+            try System.writeAtomically(Array(state.encoded.utf8), to: path(uid), temporary: "\(path(uid)).tmp", mode: 0o600, durable: durable)
         } catch {
             throw .unsafe(error.description)
         }

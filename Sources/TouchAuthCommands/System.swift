@@ -115,9 +115,12 @@ enum System {
 
     /// Writes a file atomically: a temporary file beside it, fsync, rename, fsync the directory.
     /// `temporary` defaults to a name of this process's own; a caller that holds a lock may
-    /// name one fixed temporary file (it is truncated, never followed if a link).
+    /// name one fixed temporary file (it is truncated, never followed if a link). Without
+    /// `durable` the two fsyncs are skipped: the rename is still atomic and survives any kill of
+    /// the process (the page cache has it); only a crash of the machine may lose it, or leave an
+    /// empty file (for state: corrupt, so locked). For writes that only give something back.
     static func writeAtomically(
-        _ bytes: [UInt8], to path: String, temporary: String? = nil, mode: mode_t
+        _ bytes: [UInt8], to path: String, temporary: String? = nil, mode: mode_t, durable: Bool = true
     ) throws(FileError) {
         let directory = String(path[..<(path.lastIndex(of: "/") ?? path.startIndex)])
         let temporary = temporary ?? "\(path).tmp.\(getpid())"
@@ -135,7 +138,7 @@ enum System {
             }
             written += n
         }
-        let synced = fsync(fd) == 0
+        let synced = !durable || fsync(fd) == 0
         let code = errno
         close(fd)
         guard synced, rename(temporary, path) == 0 else {
@@ -143,6 +146,7 @@ enum System {
             unlink(temporary)
             throw .io(path, failure)
         }
+        guard durable else { return }
         let dirfd = open(directory.isEmpty ? "/" : directory, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
         if dirfd >= 0 {
             fsync(dirfd)
