@@ -328,6 +328,35 @@ run leaves_child
 expect_code success
 child_gone leaves_child
 
+# The host killed with SIGKILL, when no code of the module can run: the helper goes with it
+# (PR_SET_PDEATHSIG), instead of waiting for a touch nobody asked for.
+simple hang timeout=30
+case_name=host_killed
+rm -f "$tmp/out/hang.ran"
+LD_PRELOAD=libpam_wrapper.so PAM_WRAPPER=1 PAM_WRAPPER_SERVICE_DIR="$tmp/svc" \
+	pamtester -v -I tty=:0 hang root authenticate >"$tmp/out/host_killed.log" 2>&1 </dev/null &
+host=$!
+i=0
+while [ ! -s "$tmp/out/hang.ran" ] && [ $i -lt 500 ]; do
+	sleep 0.01
+	i=$((i + 1))
+done
+kill -9 "$host"
+wait "$host" 2>/dev/null
+hpid=$(cat "$tmp/out/hang.ran" 2>/dev/null)
+i=0
+while [ -n "$hpid" ] && [ -e "/proc/$hpid" ] && [ "$(sed -n 's/^[0-9]* ([^)]*) \(.\).*/\1/p' "/proc/$hpid/stat" 2>/dev/null)" != Z ] && [ $i -lt 200 ]; do
+	sleep 0.01
+	i=$((i + 1))
+done
+state=$(sed -n 's/^[0-9]* ([^)]*) \(.\).*/\1/p' "/proc/$hpid/stat" 2>/dev/null)
+if [ -n "$hpid" ] && { [ -z "$state" ] || [ "$state" = Z ]; }; then ok; else
+	fail "the helper ($hpid) outlived its host killed with SIGKILL"
+	kill -9 "$hpid" 2>/dev/null
+fi
+for d in /tmp/pam.?; do [ -e "$d/hang" ] && rm -rf "$d"; done
+simple hang timeout=1
+
 simple garbage
 run garbage
 expect_code unavail

@@ -9,6 +9,7 @@
 #include "../helper.c"
 
 #include <dirent.h>
+#include <pty.h>
 #include <stdarg.h>
 
 static char messages[4096];
@@ -212,6 +213,45 @@ static void run(const char *name, enum ta_outcome want, int trusted, const char 
 	expect(waitpid(-1, NULL, WNOHANG) == -1 && errno == ECHILD, what);
 }
 
+/*
+ * The terminal hangs up while the prompt is up (its master side is gone): the
+ * person who asked is gone, so the prompt ends at once as systemCancel and the
+ * helper is stopped, instead of waiting for a touch until the deadline.
+ */
+static void test_hangup(void)
+{
+	struct options opts;
+	struct terminal term;
+	enum ta_outcome outcome = TA_SUCCESS;
+	struct timespec t0, t1;
+	const char *argv[] = { "debug" };
+	int master, slave, rc;
+	long ms;
+
+	if (openpty(&master, &slave, NULL, NULL, NULL) != 0) {
+		expect(0, "hangup: openpty");
+		return;
+	}
+	terminal_init(&term);
+	term.fd = slave;
+	close(master);
+	memset(&opts, 0, sizeof(opts));
+	opts.timeout = 5;
+	snprintf(opts.helper, sizeof(opts.helper), "%s/hang", dir);
+	messages[0] = log_lines[0] = '\0';
+	clock_gettime(CLOCK_MONOTONIC, &t0);
+	rc = helper_run((pam_handle_t *)dir, HELPER_VERIFY, &opts, "root", "test", 1, argv, &term,
+			&outcome, NULL);
+	clock_gettime(CLOCK_MONOTONIC, &t1);
+	ms = (t1.tv_sec - t0.tv_sec) * 1000 + (t1.tv_nsec - t0.tv_nsec) / 1000000;
+	expect(rc == PAM_SUCCESS && outcome == TA_SYSTEM_CANCEL,
+	       "hangup: the prompt ends as systemCancel, by the terminal, not the deadline");
+	expect(strstr(log_lines, "timed out") == NULL, "hangup: no 'timed out' in the log");
+	printf("hangup: returned after %ld ms (deadline %d s)\n", ms, opts.timeout + 3);
+	expect(waitpid(-1, NULL, WNOHANG) == -1 && errno == ECHILD, "hangup: no child left");
+	close(slave);
+}
+
 static void test_helpers(void)
 {
 	struct sigaction ign, old;
@@ -251,6 +291,7 @@ static void test_helpers(void)
 	run("flood", TA_SYSTEM_CANCEL, 0, NULL, "too many lines");
 	run("writable", TA_SYSTEM_CANCEL, 0, "", "group- or other-writable");
 	run("missing", TA_SYSTEM_CANCEL, 0, "", "No such file or directory");
+	test_hangup();
 
 	/* A host that ignores SIGCHLD would have its children auto-reaped. */
 	memset(&ign, 0, sizeof(ign));
