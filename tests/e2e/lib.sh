@@ -127,6 +127,25 @@ in_syslog_ns() {
 }
 logged() { grep -qF -- "$1" "$T/syslog"; }
 
+# The tmux kit of the suites that type into real terminals: each sets TMUX_SOCK and names its
+# tmux session `t`. screen WINDOW: the window's text without blank lines ("" = the current one).
+tm() { tmux -S "$TMUX_SOCK" "$@"; }
+now_ms() { echo $(($(date +%s%N) / 1000000)); }
+screen() { tm capture-pane -p -t "t:${1:-}" | sed '/^$/d'; }
+# wait_for WINDOW TEXT [SECONDS]: until the window shows TEXT (tmux drops trailing blanks).
+wait_for() {
+    local deadline=$(($(now_ms) + ${3:-10} * 1000))
+    until screen "$1" | grep -qF -- "$2"; do
+        [ "$(now_ms)" -lt "$deadline" ] || return 1
+        sleep 0.01
+    done
+}
+# wait_file FILE [SECONDS]: until FILE is not empty.
+wait_file() {
+    local deadline=$(($(now_ms) + ${2:-15} * 1000))
+    until [ -s "$1" ]; do [ "$(now_ms)" -lt "$deadline" ] || return 1; sleep 0.01; done
+}
+
 summary() {
     echo "$PASSED passed, $FAILED failed"
     [ "$FAILED" -eq 0 ]

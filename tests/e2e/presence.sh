@@ -173,7 +173,6 @@ W=$(mktemp -d /tmp/touchauth-presence.XXXXXX)
 chmod 0755 "$W"
 mkdir -m 0777 "$W/u"
 TMUX_SOCK="$W/tmux.sock"
-tm() { tmux -S "$TMUX_SOCK" "$@"; }
 # The cgroup directories the runs make (deepest first) that do not exist yet: removed at the
 # end whatever happens, after moving anything left in them back to the root.
 OURS=""
@@ -200,19 +199,6 @@ cleanup() {
 trap 'cleanup; rm -rf "$W" "$T"' EXIT
 trap 'exit 130' INT; trap 'exit 143' TERM; trap 'exit 129' HUP   # the EXIT trap runs then too
 
-now_ms() { echo $(($(date +%s%N) / 1000000)); }
-screen() { tm capture-pane -p -t "t:$1" | sed '/^$/d'; }
-wait_for() {  # wait_for WINDOW TEXT [SECONDS]
-    local deadline=$(($(now_ms) + ${3:-10} * 1000))
-    until screen "$1" | grep -qF -- "$2"; do
-        [ "$(now_ms)" -lt "$deadline" ] || return 1
-        sleep 0.02
-    done
-}
-wait_file() {  # wait_file FILE [SECONDS]
-    local deadline=$(($(now_ms) + ${2:-15} * 1000))
-    until [ -s "$1" ]; do [ "$(now_ms)" -lt "$deadline" ] || return 1; sleep 0.02; done
-}
 shell_as() {  # an interactive shell of user $1, nothing inherited (no SSH_*, no DISPLAY)
     echo "setpriv --reuid=$1 --regid=$1 --init-groups env -i HOME=$W/u TERM=screen" \
          "PATH=/usr/sbin:/usr/bin:/sbin:/bin PS1='\$ ' bash --norc --noprofile"

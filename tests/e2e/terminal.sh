@@ -34,7 +34,6 @@ chmod 0755 "$W"
 mkdir "$W/u"
 chmod 0777 "$W/u"
 TMUX_SOCK="$W/tmux.sock"
-tm() { tmux -S "$TMUX_SOCK" "$@"; }
 # The tmux server is the namespace's last process: killing it unmounts everything.
 trap 'tm kill-server 2>/dev/null; rm -rf "$W" "$T"' EXIT
 
@@ -60,21 +59,6 @@ tm new-window -d -t t -n su "$(shell_as "$SU_USER")"
 tm new-window -d -t t -n login "env -i HOME=$W/u TERM=screen PATH=/usr/sbin:/usr/bin:/sbin:/bin PS1='# ' bash --norc --noprofile"
 tm set-option -g history-limit 0 > /dev/null
 
-now_ms() { echo $(($(date +%s%N) / 1000000)); }
-screen() { tm capture-pane -p -t "t:$1" | sed '/^$/d'; }
-# wait_for WINDOW TEXT [SECONDS]: until the window shows TEXT.
-wait_for() {
-    local deadline=$(($(now_ms) + ${3:-10} * 1000))
-    until screen "$1" | grep -qF -- "$2"; do
-        [ "$(now_ms)" -lt "$deadline" ] || return 1
-        sleep 0.01
-    done
-}
-# wait_file FILE [SECONDS]
-wait_file() {
-    local deadline=$(($(now_ms) + ${2:-15} * 1000))
-    until [ -s "$1" ]; do [ "$(now_ms)" -lt "$deadline" ] || return 1; sleep 0.01; done
-}
 # start WINDOW COMMAND: runs COMMAND in the window's shell between two `stty -g`, recording its
 # exit status; clears the screen and the traces first. (In a subshell: an interactive bash whose
 # child dies of SIGINT drops the rest of the line.)

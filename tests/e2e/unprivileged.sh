@@ -45,7 +45,6 @@ printf '%s\n' "auth required $MODULE debug" "account required pam_permit.so" > "
 
 syslog_start
 TMUX_SOCK="$W/tmux.sock"
-tm() { tmux -S "$TMUX_SOCK" "$@"; }
 NSPID=""
 trap 'tm kill-server 2>/dev/null; [ -n "$NSPID" ] && kill "$NSPID" 2>/dev/null; syslog_stop; rm -rf "$W" "$T"' EXIT
 
@@ -111,16 +110,10 @@ not_preloaded() { [ ! -e "$W/u/preloaded" ]; }
 echo "# real sudo, the attacker's environment: FP_*, GIO_*, G_*, LD_*, SWIFT_BACKTRACE"
 ns tmux -S "$TMUX_SOCK" -f /dev/null new-session -d -s t -x 160 -y 50 \
     "setpriv --reuid=$TUSER --regid=$TUSER --init-groups env -i HOME=$W/u TERM=screen PATH=/usr/bin:/bin PS1='\$ ' bash --norc --noprofile"
-screen() { tm capture-pane -p -t t | sed '/^$/d'; }
-wait_for() {  # wait_for TEXT SECONDS
-    local i
-    for i in $(seq $(($2 * 100))); do screen | grep -qF -- "$1" && return 0; sleep 0.01; done
-    return 1
-}
 start_evil 8
 rm -f "$SOCK" "$W/u/ran"
 tm send-keys -t t "clear; $(printf '%q ' "${ATTACK_ENV[@]}") sudo touch $W/u/ran" Enter
-wait_for "Place your finger" 10
+wait_for "" "Place your finger" 10
 OUT=$(screen)
 check "(control) our stack runs under sudo: the fingerprint prompt" has "Place your finger"
 HPID=$(pgrep -x touchauth | head -1)
@@ -131,7 +124,7 @@ check "the helper under sudo got none of FP_*, G_*, GIO_*, LD_*, SWIFT_* (only t
 check "...and it runs with real uid 0 (the module's setuid(0), as pam_unix does)" \
     test "$(awk '/^Uid:/ {print $2}' "/proc/$HPID/status" 2>/dev/null)" = 0
 check "the helper listens on the root-only socket from root's config" test -S "$SOCK"
-wait_for "password for $TUSER" 10
+wait_for "" "password for $TUSER" 10
 OUT=$(screen)
 check "the attacker's sensor never authenticated: the fingerprint timed out to the password" has "password for $TUSER"
 tm send-keys -t t C-c
