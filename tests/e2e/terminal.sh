@@ -86,6 +86,37 @@ no_helper_left() {
     [ -z "$found" ]
 }
 helper_alive() { ! no_helper_left "$1"; }
+# helper_pid WINDOW: the pid of the helper below the window's shell (empty if none).
+helper_pid() {
+    local todo
+    todo=$(tm display -p -t "t:$1" '#{pane_pid}')
+    while [ -n "$todo" ]; do
+        local next=""
+        for p in $todo; do
+            [ "$(cat /proc/"$p"/comm 2>/dev/null)" = touchauth ] && { echo "$p"; return; }
+            next+=" $(pgrep -P "$p" | tr '\n' ' ')"
+        done
+        todo=$(echo $next)
+    done
+}
+# gone PID: not running (an orphan's zombie counts as gone: this VM's init does not reap).
+gone() { local st; st=$(sed -n 's/^[0-9]* ([^)]*) \(.\).*/\1/p' "/proc/$1/stat" 2>/dev/null); [ -z "$st" ] || [ "$st" = Z ]; }
+# wait_gone PID: until it is gone (bounded: 5 s).
+wait_gone() { local i; for i in $(seq 500); do gone "$1" && return 0; sleep 0.01; done; return 1; }
+# input_queued WINDOW: bytes typed into the window's terminal that nobody has read yet.
+input_queued() {
+    /usr/bin/python3 -c 'import fcntl, os, struct, sys, termios
+fd = os.open(sys.argv[1], os.O_RDONLY | os.O_NOCTTY | os.O_NONBLOCK)
+print(struct.unpack("i", fcntl.ioctl(fd, termios.FIONREAD, b"\0" * 4))[0])' "$(tm display -p -t "t:$1" '#{pane_tty}')"
+}
+# wait_read WINDOW: until everything typed into it has been read (by the module, at the prompt).
+wait_read() { local i; for i in $(seq 500); do [ "$(input_queued "$1")" = 0 ] && return 0; sleep 0.01; done; return 1; }
+# wait_prompts WINDOW N: until the fingerprint prompt has been shown N times.
+wait_prompts() {
+    local i
+    for i in $(seq 1000); do [ "$(screen "$1" | grep -cF -- "$PROMPT")" -ge "$2" ] && return 0; sleep 0.01; done
+    return 1
+}
 PROMPT="Place your finger on the fingerprint reader"
 HINT="[Enter Password] press Enter, or type your password"
 SUDO_PW="password for $TUSER"
@@ -141,7 +172,7 @@ tm send-keys -t t:sudo Enter
 # pam_unix fails the typed password (try_first_pass does not ask again); sudo's next try runs
 # the stack again: the fingerprint prompt is back, and takes a typed password again.
 wait_for sudo "Sorry, try again"
-sleep 0.3
+wait_prompts sudo 2  # the module owns the terminal again once its prompt is shown
 tm send-keys -t t:sudo -l "$TPASS"
 tm send-keys -t t:sudo Enter
 finish sudo
@@ -179,7 +210,8 @@ wait_for sudo "$PROMPT"
 tm send-keys -t t:sudo Enter
 tm send-keys -t t:sudo -l "abc"
 tm send-keys -t t:sudo Enter
-sleep 1
+OUT=$(screen sudo)
+check "empty title -> the module read the keys (nothing left in the terminal's input)" wait_read sudo
 OUT=$(screen sudo)
 check "empty title -> no hint" lacks "[Enter Password]"
 check "empty title -> Enter does not bring the password prompt" lacks "$SUDO_PW"
@@ -238,6 +270,16 @@ check "SSH_CONNECTION in sudo's environment -> straight to the password" lacks "
 check "SSH_CONNECTION -> the sensor was never armed" sensor_never_armed
 check "SSH_CONNECTION -> the password runs the command" ran
 
+echo "# sudo with no terminal at all (sudo -A from a launcher, a script): no fingerprint"
+# sudo's conversation has no window for our prompt, so the module refuses sudo without a
+# terminal even where a display counts (pamtester below: service sudo with a display item).
+printf '#!/bin/sh\necho "%s"\n' "$TPASS" > "$W/u/askpass"
+chmod 0755 "$W/u/askpass"
+start sudo "SUDO_ASKPASS=$W/u/askpass setsid -w sudo -A touch $W/u/ran < /dev/null"
+finish sudo
+check "sudo -A with no terminal -> the askpass password runs the command" ran
+check "sudo -A with no terminal -> the sensor was never armed" sensor_never_armed
+
 # su and login (SIGINT at its default in both) take the same three cases. The test user's shell
 # is nologin: "This account is currently not available" is what proves the authentication.
 AUTHENTICATED="This account is currently not available"
@@ -283,6 +325,23 @@ echo "# su: Ctrl-C, Enter, the finger"
 ctrl_c su "su $TUSER"
 enter_then_password su "su $TUSER"
 finger su "su $TUSER"
+echo "# su signalled while the prompt is up: the helper goes with it"
+# TERM and HUP end su at once (it installs no handler before authenticating), KILL always: the
+# helper, in its own process group, is not signalled with it, and must not wait for a touch
+# nobody asked for (PR_SET_PDEATHSIG). The terminal is then left in the prompt's mode (README,
+# threat model: no handler in the host); the next case starts with `stty sane`.
+for sig in TERM HUP KILL; do
+    start su "su $TUSER"
+    wait_for su "$PROMPT"
+    HPID=$(helper_pid su)
+    SUPID=$(ps -o ppid= -p "$HPID" 2>/dev/null | tr -d ' ')  # the helper's parent is su
+    check "(control) su's helper found below it" eval '[ -n "$HPID" ] && [ "$(cat /proc/$SUPID/comm 2>/dev/null)" = su ]'
+    kill -"$sig" "$SUPID"
+    check "su killed with SIG$sig at the prompt -> its helper is gone too" eval '[ -n "$HPID" ] && wait_gone "$HPID"'
+    finish su
+    tm send-keys -t t:su "stty sane" Enter
+done
+
 echo "# login (shadow's, run by root with the name given, as getty runs it): the same"
 ctrl_c login "login $TUSER"
 enter_then_password login "login $TUSER"
@@ -305,6 +364,15 @@ check "(control) lid open -> the helper runs" test -e "$MARKER"
 rm -f "$MARKER"
 SSH_CONNECTION="203.0.113.9 50000 192.0.2.1 22" pam lid "$TUSER" ""
 check "SSH_CONNECTION in pamtester's environment -> the helper never ran" test ! -e "$MARKER"
+# The module's own no-terminal branch for sudo: a display counts for other services, not for
+# sudo, whose conversation has no window for the prompt (pamtester as service "sudo", PAM_TTY :0).
+service sudo "auth required $MODULE config=$T/lid.conf helper=$T/marker-helper debug"
+pam sudo "$TUSER" ""
+check "service sudo, no terminal, a display item -> the helper never ran" test ! -e "$MARKER"
+check "service sudo, no terminal -> PAM_AUTHINFO_UNAVAIL" has "$MSG_UNAVAIL"
+pam lid "$TUSER" ""
+check "(control) the same stack as another service -> the helper runs" test -e "$MARKER"
+rm -f "$MARKER"
 
 echo "# sudo with 'Defaults pam_rhost' (PAM_RHOST = this host's name): a remote host like any other"
 # (Rewritten in place: the bind mount holds this inode.) Nothing counts as "still local": a
