@@ -90,11 +90,13 @@ check "touchauth enroll" eval '[ $RC -eq 0 ] && test -f "$P/1"'
 OUT=$(fprintd-list "$TUSER" 2>&1)
 check "fprintd-list shows touchauth's print and fprintd's" eval 'has "left-thumb" && has "right-index-finger"'
 # fprintd-verify: the scan goes once it says it listens (fprintd drops a scan that comes earlier).
+# No sleep after that: "Verify started" is printed once VerifyStart returned, fprintd-verify
+# listens for VerifyStatus before it calls it, and the virtual driver queues a SCAN for the
+# operation in progress or the next one.
 verify_fprintd() {  # verify_fprintd ID: sets OUT
     rm -f "$SOCK"
     stdbuf -o0 -e0 timeout 20 fprintd-verify -f left-thumb "$TUSER" > "$T/fv.out" 2>&1 & local V=$!
     for _ in $(seq 200); do grep -q "Verify started" "$T/fv.out" && break; sleep 0.05; done
-    sleep 0.1
     python3 "$E2E/vsensor.py" "$SOCK" "SCAN $1" > /dev/null 2>&1
     wait $V
     OUT=$(cat "$T/fv.out")
