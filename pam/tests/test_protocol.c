@@ -2,6 +2,11 @@
  * The reply parser against a table of replies, each fed whole, byte by byte
  * and split at every offset: the result must not depend on how the pipe
  * happened to chunk the bytes.
+ *
+ * Counting: a scenario is one reply (all its feeds must agree) or one of the
+ * single checks below (outcome table, sticky error, strikes value); the
+ * "N passed, M failed" line counts scenarios.  Each feed and each single check
+ * is an assertion; their number is printed on its own line, "(N assertions)".
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -28,16 +33,36 @@ struct test_case {
 	const char *messages;
 };
 
-static int passed, failed;
+static int passed, failed;		  /* scenarios */
+static int assertions, assertions_failed; /* every feed and single check */
+static int scenario_failures;		  /* assertions failed in the current scenario */
 
+/* One assertion of the current scenario. */
+static void expect(int ok, const char *name, const char *how, const char *detail)
+{
+	assertions++;
+	if (ok)
+		return;
+	assertions_failed++;
+	scenario_failures++;
+	printf("FAIL: %s (%s): %s\n", name, how, detail);
+}
+
+/* The current scenario passes when none of its assertions failed. */
+static void end_scenario(void)
+{
+	if (scenario_failures == 0)
+		passed++;
+	else
+		failed++;
+	scenario_failures = 0;
+}
+
+/* A scenario of one assertion. */
 static void check(int ok, const char *name, const char *how, const char *detail)
 {
-	if (ok) {
-		passed++;
-		return;
-	}
-	failed++;
-	printf("FAIL: %s (%s): %s\n", name, how, detail);
+	expect(ok, name, how, detail);
+	end_scenario();
 }
 
 static void append_msg(struct result *r, char kind, const char *text)
@@ -103,7 +128,7 @@ static void check_result(const struct test_case *tc, const struct result *r, con
 		ok = r->error != NULL && strcmp(r->error, tc->error) == 0;
 	if (ok)
 		ok = strcmp(r->messages, tc->messages ? tc->messages : "") == 0;
-	check(ok, tc->name, how, detail);
+	expect(ok, tc->name, how, detail);
 }
 
 static void run_case(const struct test_case *tc)
@@ -125,6 +150,7 @@ static void run_case(const struct test_case *tc)
 		check_result(tc, r, how);
 	}
 	free(r);
+	end_scenario();
 }
 
 #define H	"touchauth 1\n"
@@ -323,6 +349,10 @@ int main(void)
 	check_mapping();
 	check_sticky();
 	check_strikes();
+	if (assertions_failed)
+		printf("(%d assertions, %d failed)\n", assertions, assertions_failed);
+	else
+		printf("(%d assertions)\n", assertions);
 	printf("%d passed, %d failed\n", passed, failed);
 	return failed == 0 ? 0 : 1;
 }
