@@ -1,7 +1,10 @@
 #!/usr/bin/env bash
 # Strikes, the five-strike lockout and Apple's trust rules (issue 3), end to end: pamtester
-# (authenticate, and acct_mgmt in the same handle) -> pam_touchauth.so (and its authsucc line) -> touchauth ->
-# libfprint's virtual sensor, with pam_unix and a real password behind it.
+# (authenticate, and acct_mgmt in the same handle) and clients/pamdrive.c (auth and acct on one
+# handle whatever each returns, as sshd does) -> pam_touchauth.so (and its authsucc line) ->
+# touchauth -> libfprint's virtual sensor, with pam_unix and a real password behind it.
+# Each case writes the state it starts from (reset_state, set_state): one failure does not
+# carry into the next case.
 source "$(dirname "$0")/lib.sh"
 
 make_user "$TUSER" "$TPASS"
@@ -10,7 +13,15 @@ TUID=$(id -u "$TUSER")
 # dir's and files' own doing.
 S=$(mktemp -d /tmp/touchauth-state.XXXXXX); chmod 0755 "$S"
 STATE="$S/state"
-trap 'syslog_stop; rm -rf "$T" "$S"' EXIT
+# A locked password (passwd -l, the passwordNotSet cases) never outlives the run, however it ends.
+password_unlock() {
+    [ "$(passwd -S "$TUSER" 2>/dev/null | awk '{print $2}')" = L ] && passwd -u "$TUSER" > /dev/null
+    return 0
+}
+trap 'password_unlock; syslog_stop; rm -rf "$T" "$S"' EXIT
+trap 'exit 129' HUP; trap 'exit 130' INT; trap 'exit 143' TERM
+password_unlock  # (a run killed with SIGKILL skips every trap: the next run repairs)
+gcc -O2 -Wall -o "$T/pamdrive" "$E2E/clients/pamdrive.c" -lpam
 write_config "$T/touchauth.conf" "state_dir=$STATE"
 ARGS="config=$T/touchauth.conf helper=$HELPER debug"
 AUTH="auth [success=done default=ignore] $MODULE $ARGS"
@@ -35,6 +46,32 @@ set_state() {  # set_state STRIKES LOCKED_AT PASSWORD_AT BOOT HASH: write the st
         "$@" > "$STATE/$TUID"; chmod 0600 "$STATE/$TUID"
 }
 field() { sed -n "s/^$1 //p" "$STATE/$TUID"; }
+BOOT=$(cat /proc/sys/kernel/random/boot_id)
+# reset_state STRIKES LOCKED_AT: as right after a password now (root's pam-account writes the
+# time, boot id and prints' hash), then the strikes and lockout the case starts from.
+reset_state() {
+    rm -f "$STATE/$TUID"
+    printf 'touchauth-request 1\nuser %s\nservice reset\nfallback none\narg config=%s\nend\n' "$TUSER" "$T/touchauth.conf" |
+        "$HELPER" pam-account > /dev/null 2>&1
+    set_state "$1" "$2" "$(field password_at)" "$(field password_boot_id)" "$(field prints_hash)"
+}
+# drive SERVICE PASSWORD "OPS" [vsensor commands...]: clients/pamdrive.c runs OPS (auth, acct) on
+# one handle whatever each returns, as pam() runs pamtester (pam_wrapper, no terminal, PAM_TTY
+# ":0", the syslog socket); DRIVE_DEBUG=1 adds the module's log lines. Sets OUT.
+drive() {
+    local svc=$1 pw=$2 ops=$3; shift 3
+    rm -f "$SOCK"
+    local sender=""
+    if [ $# -gt 0 ]; then python3 "$E2E/vsensor.py" "$SOCK" "$@" > "$T/vsensor.out" 2>&1 & sender=$!; fi
+    local debug=""
+    [ "${DRIVE_DEBUG:-0}" = 1 ] && debug=PAM_WRAPPER_DEBUGLEVEL=2
+    # shellcheck disable=SC2086  # OPS is a word list
+    in_syslog_ns setsid -w timeout 60 env LD_PRELOAD=libpam_wrapper.so PAM_WRAPPER=1 PAM_WRAPPER_SERVICE_DIR="$T/pam.d" \
+        $debug "$T/pamdrive" -I tty=:0 "$svc" "$TUSER" "$pw" $ops < /dev/null > "$T/out" 2>&1
+    RC=$?
+    if [ -n "$sender" ]; then kill "$sender" 2>/dev/null; wait "$sender" 2>/dev/null; fi
+    OUT=$(cat "$T/out")
+}
 
 echo "# first use after enrolling: the password comes first (after boot, and never a password yet)"
 enroll "$TUSER" right-index-finger tu-ri
@@ -49,44 +86,88 @@ pam solo "$TUSER" "" "SCAN tu-ri"
 check "then the finger works" succeeded
 
 echo "# three wrong, the password; two more wrong: locked"
+reset_state 0 -
 pam norecord "$TUSER" "$TPASS" "SCAN x" "SCAN x" "SCAN x"
 check "3 wrong -> the password (authenticate only)" succeeded
 check "...3 strikes on disk" json_has '"strikes":3'
+reset_state 3 -
 PAM_RUNNER="env PAM_WRAPPER_DEBUGLEVEL=2" pam solo "$TUSER" "" "SCAN tu-ri"
 check "the audit line: user, service, outcome, strikes (a match clears them)" \
     has "SYSLOG(5): user $TUSER, service solo: success, strikes 0"
+reset_state 0 -
 PAM_RUNNER="env PAM_WRAPPER_DEBUGLEVEL=2" pam solo "$TUSER" "" "SCAN x" "SCAN x" "SCAN x"
 check "the audit line after three wrong: strikes 3" \
     has "SYSLOG(5): user $TUSER, service solo: authenticationFailed, strikes 3"
+reset_state 3 -
 pam solo "$TUSER" "" "SCAN x" "SCAN x"
 check "2 more wrong -> biometryLockout" has "$MSG_UNAVAIL"
 check "...the lockout message" has "Too many failed attempts. Enter your password to use your fingerprint again."
 check "...'Not recognized' once, for the 4th" test "$(count_of "Not recognized, try again")" -eq 1
 check "...locked on disk" json_has '"locked":true'
+reset_state 5 "$(date +%s)"
 pam solo "$TUSER" "" "SCAN tu-ri"
 check "locked -> even the right finger is not asked for" has "Too many failed attempts"
 check "...and the sensor is not opened" sensor_unopened
 check "...PAM_AUTHINFO_UNAVAIL" has "$MSG_UNAVAIL"
+reset_state 5 "$(date +%s)"
 PAM_OPS=acct_mgmt pam full "$TUSER" ""
 check "an account check without authentication (cron, ssh keys) changes nothing" json_has '"locked":true'
-PAM_OPS="authenticate acct_mgmt" pam full "$TUSER" "wrong password"
-check "a wrong password changes nothing" json_has '"locked":true'
-# pamtester stops at the failed authenticate; sshd does not: after a failed password it calls
-# pam_acct_mgmt on the same handle once a key is accepted (tests/e2e/sshd.sh does it for real).
-gcc -o "$T/fail_then_account" "$E2E/clients/fail_then_account.c" -lpam
-OUT=$(in_syslog_ns env LD_PRELOAD=libpam_wrapper.so PAM_WRAPPER=1 PAM_WRAPPER_SERVICE_DIR="$T/pam.d" \
-    timeout 60 "$T/fail_then_account" full "$TUSER" "wrong password" 2>&1)
-check "a failed password, then the account phase on the same handle: the client saw both" \
-    has "account: Success"
+# A wrong password, then the account phase on the same handle: what sshd does after a failed
+# password once a key is accepted (tests/e2e/sshd.sh does it for real). pamtester would stop at
+# the failed authenticate; pamdrive goes on, so the module's account line really runs.
+reset_state 5 "$(date +%s)"
+cp -p "$STATE/$TUID" "$T/state.before"
+drive full "wrong password" "auth acct"
+check "a wrong password, then the account phase on the same handle: the client saw both" \
+    eval 'has "authenticate: $MSG_AUTHERR" && has "account: Success"'
 check "...and the lockout stays" json_has '"locked":true'
+OUT="before: $(cat "$T/state.before")
+after: $(cat "$STATE/$TUID")"
+check "a wrong password changes nothing (strikes, locked_at, password time, boot id: the same file)" \
+    cmp -s "$T/state.before" "$STATE/$TUID"
+reset_state 5 "$(date +%s)"
+set_state 5 "$(field locked_at)" $(($(date +%s) - 7200)) "$(field password_boot_id)" "$(field prints_hash)"
 password_and_account
 check "the password + account -> success" succeeded
 check "...unlocks" json_has '"locked":false,"locked_since":null'
 check "...and clears the strikes" json_has '"strikes":0'
+check "...and counts the trust rules from now (password_at refreshed)" test "$(field password_at)" -ge "$(($(date +%s) - 300))"
+reset_state 0 -
 pam solo "$TUSER" "" "SCAN tu-ri"
 check "the right finger works again" succeeded
 
+echo "# a finger match, then the account phase: the password's time and boot id stay as they were"
+# Debian's common-auth layout (pam-auth-update): the finger's success jumps over pam_unix and
+# pam_deny to pam_permit, so the authsucc line IS reached after a match; it must see that the
+# finger, not a password, succeeded. password_after_boot=no lets the finger in with another boot
+# id, so a refresh would show; pam_echo after the authsucc line proves the stack got there.
+write_config "$T/norefresh.conf" "state_dir=$STATE" "password_after_boot=no"
+NR="config=$T/norefresh.conf helper=$HELPER debug"
+service common "auth [success=2 default=ignore] $MODULE $NR" "auth [success=1 default=ignore] pam_unix.so nodelay" \
+    "auth requisite pam_deny.so" "auth required pam_permit.so" "auth optional $MODULE authsucc $NR" \
+    "auth optional pam_echo.so passed-the-authsucc-line" "account required $MODULE $NR"
+OLD_BOOT=00000000-1111-2222-3333-444444444444
+reset_state 0 -
+OLD_AT=$(($(date +%s) - 3600))
+set_state 0 - "$OLD_AT" "$OLD_BOOT" "$(field prints_hash)"
+drive common "$TPASS" "auth acct" "SCAN tu-ri"
+check "finger match, then acct_mgmt on the same handle: both succeed" \
+    eval 'has "authenticate: Success" && has "account: Success"'
+check "...the finger did it (the password was never asked)" lacks "Password:"
+check "...(control) the stack went past the authsucc line" has "passed-the-authsucc-line"
+OUT=$(cat "$STATE/$TUID")
+check "...password_at unchanged (the 48-hour rule still counts from the last password)" test "$(field password_at)" = "$OLD_AT"
+check "...password_boot_id unchanged" test "$(field password_boot_id)" = "$OLD_BOOT"
+# The control: the same stack, the finger refused (locked), the password: both are refreshed.
+set_state 5 "$(date +%s)" "$OLD_AT" "$OLD_BOOT" "$(field prints_hash)"
+drive common "$TPASS" "auth acct" "SCAN tu-ri"
+OUT="$OUT
+$(cat "$STATE/$TUID")"
+check "(control) the password through the same stack records both: password_at now, this boot" \
+    eval 'has "authenticate: Success" && test "$(field password_at)" -gt "$OLD_AT" -a "$(field password_boot_id)" = "$BOOT"'
+
 echo "# the user cannot clear their own lockout"
+reset_state 0 -
 for _ in 1 2 3 4 5; do pam solo "$TUSER" "" "SCAN x"; done
 check "locked again" json_has '"locked":true'
 check "state dir is root 0700" test "$(stat -c %a:%U "$STATE")" = "700:root"
@@ -105,6 +186,7 @@ pam solo "$TUSER" "" "SCAN tu-ri"
 check "...and the finger works" succeeded
 
 echo "# unusable state: treated as locked, logged, repaired by unlock"
+reset_state 0 -
 GOOD=$(cat "$STATE/$TUID")
 for kind in corrupt truncated foreign-owned symlink; do
     case $kind in
@@ -126,11 +208,13 @@ done
 OUT=$(status_json)
 check "a repaired state starts the trust rules over: the password comes next" has '"next":"password"'
 password_and_account
+check "...the password" succeeded
+reset_state 0 -
 pam solo "$TUSER" "" "SCAN tu-ri"
 check "...then the finger works" succeeded
 
 echo "# the trust rules"
-BOOT=$(cat /proc/sys/kernel/random/boot_id)
+reset_state 0 -
 HASH=$(field prints_hash)
 NOW=$(date +%s)
 set_state 0 - $((NOW - 3600)) 00000000-1111-2222-3333-444444444444 "$HASH"
@@ -147,17 +231,20 @@ enroll "$TUSER" left-index-finger tu-li
 pam solo "$TUSER" "" "SCAN tu-ri"
 check "a finger added -> the password first" has "after fingerprints were added or changed"
 password_and_account
+check "...the password" succeeded
+reset_state 0 -
 pam solo "$TUSER" "" "SCAN tu-li" "SCAN tu-ri"
 check "...then the fingers work" succeeded
 rm -f "$T/prints/$TUSER/virtual_device/0/2"
 pam solo "$TUSER" "" "SCAN tu-ri"
 check "a finger removed -> the password first too" has "after fingerprints were added or changed"
-password_and_account
+reset_state 0 -
 passwd -l "$TUSER" > /dev/null
 pam solo "$TUSER" "" "SCAN tu-ri"
+password_unlock
 check "an account with a locked password -> passwordNotSet" has "Set a password for this account to use your fingerprint."
 check "...without opening the sensor" sensor_unopened
-passwd -u "$TUSER" > /dev/null
+reset_state 0 -
 pam solo "$TUSER" "" "SCAN tu-ri"
 check "password unlocked -> the finger works" succeeded
 write_config "$T/rules-off.conf" "state_dir=$STATE" "password_after_boot=no" "password_max_age=0" \
@@ -166,12 +253,13 @@ service rules-off "auth required $MODULE config=$T/rules-off.conf helper=$HELPER
 set_state 0 - - - -
 passwd -l "$TUSER" > /dev/null
 pam rules-off "$TUSER" "" "SCAN tu-ri"
-passwd -u "$TUSER" > /dev/null
+password_unlock
 check "every rule off -> a fresh state scans" succeeded
 
 echo "# unlock_time ends a lockout by itself"
 write_config "$T/unlock-time.conf" "state_dir=$STATE" "unlock_time=60" "password_after_boot=no" "password_max_age=0" "password_after_enroll_change=no"
 service unlock-time "auth required $MODULE config=$T/unlock-time.conf helper=$HELPER"
+NOW=$(date +%s)
 set_state 5 $((NOW - 30)) - - -
 pam unlock-time "$TUSER" "" "SCAN tu-ri"
 check "locked 30 s ago, unlock_time=60 -> still locked" has "Too many failed attempts"
@@ -181,7 +269,7 @@ check "locked 61 s ago -> the finger works" succeeded
 check "...and the lockout is cleared on disk" test "$(field locked_at)" = "-"
 
 echo "# 20 prompts at once, 10 wrong fingers each: no strike lost"
-"$HELPER" unlock "$TUSER" --config "$T/touchauth.conf" > /dev/null
+set_state 0 - - - -
 for i in $(seq 20); do
     write_config "$T/par$i.conf" "state_dir=$STATE" "virtual_device=$T/par$i.sock" "max_tries=10" \
         "lockout_threshold=1000" "password_after_boot=no" "password_max_age=0" "password_after_enroll_change=no"
@@ -219,5 +307,101 @@ check "never corrupt (checked after every write)" test "$bad" -eq 0
 check "the state loads after all" json_has '"state":"ok"'
 check "no temporary files pile up" test "$(ls "$STATE" | grep -c tmp)" -le 1
 # (kill -9 lands in every phase: before the lock, holding it, mid-write, after rename.)
+
+echo "# pam-verify SIGKILLed in the middle of writing a strike: the strikes never go down"
+# A wrong finger is four fsyncs (System.writeAtomically, durable): 1 the charge's temporary file,
+# before its rename; 2 the state dir, after it; 3 and 4 the same for the wrong finger's settle.
+# A preload stops the helper inside fsync number FSYNC_STOP_AT and writes which file that is;
+# the test waits for that line (a state, not a time), then SIGKILLs the helper.
+cat > "$T/fsyncstop.c" <<CEOF
+#define _GNU_SOURCE
+#include <dlfcn.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+static int calls, stop_at;
+__attribute__((constructor)) static void start(void)
+{
+	const char *at = getenv("FSYNC_STOP_AT"); /* read before the helper empties its environment */
+	stop_at = at ? atoi(at) : 0;
+}
+static int stop(const char *name, int fd)
+{
+	int (*real)(int) = (int (*)(int))dlsym(RTLD_NEXT, name);
+	char link[64], target[512] = "", line[600];
+	ssize_t n;
+	int out;
+	if (++calls == stop_at) {
+		snprintf(link, sizeof link, "/proc/self/fd/%d", fd);
+		n = readlink(link, target, sizeof target - 1);
+		target[n > 0 ? n : 0] = '\0';
+		snprintf(line, sizeof line, "%s\n", target);
+		out = open("$T/fsync-stop.tmp", O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
+		if (out >= 0) {
+			(void)!write(out, line, strlen(line));
+			close(out);
+			rename("$T/fsync-stop.tmp", "$T/fsync-stop");
+		}
+		for (;;)
+			pause();
+	}
+	return real ? real(fd) : 0;
+}
+int fsync(int fd) { return stop("fsync", fd); }
+int fdatasync(int fd) { return stop("fdatasync", fd); }
+CEOF
+gcc -shared -fPIC -O2 -o "$T/fsyncstop.so" "$T/fsyncstop.c" -ldl
+write_config "$T/kill.conf" "state_dir=$STATE" "max_tries=1" "lockout_threshold=1000" "password_after_boot=no" \
+    "password_max_age=0" "password_after_enroll_change=no"
+kill_request() { printf 'touchauth-request 1\nuser %s\nservice kill\nfallback none\narg config=%s\nend\n' "$TUSER" "$T/kill.conf"; }
+set_state 0 - - - -
+down=0
+for at in 1 2 3 4; do
+    case $at in
+        1) what="the charge's temporary file (before its rename)"; file="$STATE/$TUID.tmp"; plus=0 ;;
+        2) what="the state dir after the charge's rename"; file=$STATE; plus=1 ;;
+        3) what="the wrong finger's temporary file"; file="$STATE/$TUID.tmp"; plus=1 ;;
+        4) what="the state dir after the wrong finger's rename"; file=$STATE; plus=1 ;;
+    esac
+    wrong=""
+    for round in $(seq 10); do
+        before=$(field strikes)
+        rm -f "$T/fsync-stop" "$SOCK"
+        sender=""
+        if [ "$at" -ge 3 ]; then python3 "$E2E/vsensor.py" "$SOCK" "SCAN x" > /dev/null 2>&1 & sender=$!; fi
+        kill_request | env LD_PRELOAD="$T/fsyncstop.so" FSYNC_STOP_AT=$at "$HELPER" pam-verify > /dev/null 2>&1 &
+        pid=$!
+        wait_file "$T/fsync-stop" 15
+        stopped=$(cat "$T/fsync-stop" 2>/dev/null)
+        kill -9 "$pid" 2>/dev/null; wait "$pid" 2>/dev/null
+        if [ -n "$sender" ]; then kill "$sender" 2>/dev/null; wait "$sender" 2>/dev/null; fi
+        after=$(field strikes)
+        [ "${after:-0}" -ge "${before:-0}" ] 2>/dev/null || down=$((down + 1))
+        status_json | grep -qF '"state":"ok"' && [ "$stopped" = "$file" ] && [ "$after" = $((before + plus)) ] ||
+            wrong="$wrong round $round: stopped in '$stopped', strikes $before -> $after;"
+    done
+    OUT=$wrong
+    check "killed inside fsync $at, $what, 10 times: strikes +$plus each time, the file loads" test -z "$wrong"
+done
+# The same at random moments, with no scan coming: wherever the kill lands (before the charge,
+# in its write, waiting at the sensor), the strikes on disk never go down.
+set_state 0 - - - -
+charged=0
+for i in $(seq 300); do
+    before=$(field strikes)
+    rm -f "$SOCK"
+    kill_request | "$HELPER" pam-verify > /dev/null 2>&1 &
+    pid=$!
+    [ $((RANDOM % 4)) -ne 0 ] && sleep "0.0$((RANDOM % 10))$((RANDOM % 10))"
+    kill -9 "$pid" 2>/dev/null; wait "$pid" 2>/dev/null
+    after=$(field strikes)
+    if ! status_json | grep -qF '"state":"ok"' || ! [ "${after:-x}" -ge "$before" ] 2>/dev/null; then down=$((down + 1)); fi
+    [ "${after:-0}" -gt "$before" ] 2>/dev/null && charged=$((charged + 1))
+done
+echo "  (300 random kills: $charged after a charge had reached the disk)"
+OUT="$down kills left fewer strikes or an unusable file"
+check "no kill of pam-verify ever took a strike back or broke the file (340 kills)" test "$down" -eq 0
 
 summary
