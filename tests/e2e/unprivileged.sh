@@ -46,7 +46,13 @@ printf '%s\n' "auth required $MODULE debug" "account required pam_permit.so" > "
 syslog_start
 TMUX_SOCK="$W/tmux.sock"
 NSPID=""
-trap 'tm kill-server 2>/dev/null; [ -n "$NSPID" ] && kill "$NSPID" 2>/dev/null; syslog_stop; rm -rf "$W" "$T"' EXIT
+# The require_password_set case locks the test user's password (passwd -l): never left behind.
+password_unlock() {
+    [ "$(passwd -S "$TUSER" 2>/dev/null | awk '{print $2}')" = L ] && passwd -u "$TUSER" > /dev/null
+    return 0
+}
+trap 'password_unlock; tm kill-server 2>/dev/null; [ -n "$NSPID" ] && kill "$NSPID" 2>/dev/null; syslog_stop; rm -rf "$W" "$T"' EXIT
+trap 'exit 129' HUP; trap 'exit 130' INT; trap 'exit 143' TERM
 
 # The namespace: a sleeper holds it; `ns CMD...` runs a command inside it (nsenter).
 unshare -m sh -c 'mount --bind "$1" /etc/pam.d/sudo && mount --bind "$2" /etc/sudoers &&
@@ -59,7 +65,41 @@ for _ in $(seq 200); do
 done
 ns() { nsenter -t "$NSPID" -m "$@"; }
 # as_user CMD...: the attacker, with nothing inherited but what the command line sets.
-as_user() { ns setpriv --reuid="$TUSER" --regid="$TUSER" --init-groups env -i PATH=/usr/bin:/bin HOME="$W/u" "$@"; }
+AS_USER=(setpriv --reuid="$TUSER" --regid="$TUSER" --init-groups env -i PATH=/usr/bin:/bin HOME="$W/u")
+as_user() { ns "${AS_USER[@]}" "$@"; }
+TGID=$(id -g "$TUSER")
+# creds FD CMD...: the attacker runs CMD with FD a full pipe; OUT gets the credentials CMD has
+# while it is blocked writing there (clients/creds.py), its exit status and what it wrote.
+creds() { local fd=$1; shift; OUT=$(ns python3 "$E2E/clients/creds.py" "$fd" "${AS_USER[@]}" "$@" 2>&1); }
+uid_line() { grep -q "^Uid:[[:space:]]*$1[[:space:]]*$2[[:space:]]*$3[[:space:]]*$4\$" <<<"$OUT"; }
+gid_line() { grep -q "^Gid:[[:space:]]*$1[[:space:]]*$2[[:space:]]*$3[[:space:]]*$4\$" <<<"$OUT"; }
+dropped() { uid_line "$TUID" "$TUID" "$TUID" "$TUID" && gid_line "$TGID" "$TGID" "$TGID" "$TGID"; }
+# descendant PID NAME [SECONDS]: waits until a process called NAME runs below PID; prints its pid.
+descendant() {
+    local root=$1 name=$2 deadline=$(($(now_ms) + ${3:-10} * 1000)) p c
+    local -a queue
+    while :; do
+        queue=("$root")
+        while [ ${#queue[@]} -gt 0 ]; do
+            p=${queue[0]}; queue=("${queue[@]:1}")
+            for c in $(pgrep -P "$p"); do
+                [ "$(cat "/proc/$c/comm" 2>/dev/null)" = "$name" ] && { echo "$c"; return 0; }
+                queue+=("$c")
+            done
+        done
+        [ "$(now_ms)" -lt "$deadline" ] || return 1
+        sleep 0.01
+    done
+}
+# child_of PID NAME [SECONDS]: the same for a direct child of PID.
+child_of() {
+    local deadline=$(($(now_ms) + ${3:-10} * 1000)) c
+    until c=$(pgrep -P "$1" -x "$2" | head -1) && [ -n "$c" ]; do
+        [ "$(now_ms)" -lt "$deadline" ] || return 1
+        sleep 0.01
+    done
+    echo "$c"
+}
 
 # The attacker's kit: a fake sensor that answers like the virtual driver on a socket of theirs,
 # sending the right finger's id to whoever listens there, and a preload library that leaves a mark.
@@ -116,13 +156,20 @@ tm send-keys -t t "clear; $(printf '%q ' "${ATTACK_ENV[@]}") sudo touch $W/u/ran
 wait_for "" "Place your finger" 10
 OUT=$(screen)
 check "(control) our stack runs under sudo: the fingerprint prompt" has "Place your finger"
-HPID=$(pgrep -x touchauth | head -1)
+# The helper: the child of this pane's sudo (the shell's child), not any touchauth on the machine.
+SUDO_PID=$(descendant "$(tm display -p -t t '#{pane_pid}')" sudo 5)
+HPID=$(child_of "${SUDO_PID:-0}" touchauth 5)
 ENVIRON=$(tr '\0' '\n' < "/proc/$HPID/environ" 2>/dev/null)
-OUT="helper pid $HPID, environment: $ENVIRON"
+HSTATUS=$(grep -E '^(Name|PPid|Uid|Gid):' "/proc/$HPID/status" 2>/dev/null)
+OUT="sudo pid $SUDO_PID, helper pid $HPID: $HSTATUS
+environment: $ENVIRON"
+check "(control) the helper found as the child of the pane's sudo" test -n "$SUDO_PID" -a -n "$HPID" -a -n "$HSTATUS"
 check "the helper under sudo got none of FP_*, G_*, GIO_*, LD_*, SWIFT_* (only the locale)" \
     test -n "$HPID" -a -z "$(grep -E '^(FP_|G_|GIO_|LD_|SWIFT_)' <<<"$ENVIRON")"
-check "...and it runs with real uid 0 (the module's setuid(0), as pam_unix does)" \
-    test "$(awk '/^Uid:/ {print $2}' "/proc/$HPID/status" 2>/dev/null)" = 0
+# sudo runs with real uid = the user, effective uid 0: without the module's setuid(0) the helper
+# would read "Uid: <user> 0 0 0" and take itself for an unprivileged caller.
+check "...and it runs as root through and through: Uid 0 0 0 0 (the module's setuid(0), as pam_unix does)" \
+    grep -qE "^Uid:[[:space:]]+0[[:space:]]+0[[:space:]]+0[[:space:]]+0$" <<<"$HSTATUS"
 check "the helper listens on the root-only socket from root's config" test -S "$SOCK"
 wait_for "" "password for $TUSER" 10
 OUT=$(screen)
@@ -161,6 +208,19 @@ locker "$TUSER" "SCAN tu-right-index"
 check "a match through the setuid helper succeeds" succeeded
 check "...and starts the strikes over" test "$(strikes)" = 0
 : > "$T/syslog"
+# While a locker's prompt is up: the helper below this very pamtester (no scan comes; it times out).
+rm -f "$SOCK"
+as_user setsid -w timeout 30 env LD_PRELOAD=libpam_wrapper.so PAM_WRAPPER=1 \
+    PAM_WRAPPER_SERVICE_DIR="$W/svc" pamtester -v -I tty=:0 locker "$TUSER" authenticate < /dev/null > /dev/null 2>&1 &
+LOCKER_JOB=$!
+PT=$(descendant "$LOCKER_JOB" pamtester 5)
+LPID=$(child_of "${PT:-0}" touchauth 5)
+for _ in $(seq 500); do [ -S "$SOCK" ] && break; sleep 0.01; done  # it has opened the sensor: past its checks
+OUT="pamtester $PT, helper $LPID: $(grep -E '^(Name|PPid|Uid|Gid):' "/proc/$LPID/status" 2>/dev/null)"
+wait "$LOCKER_JOB"
+check "the locker's helper (child of its pamtester) keeps root as its effective uid only: Uid $TUID 0 0 0" \
+    uid_line "$TUID" 0 0 0
+check "...and the user's groups: Gid $TGID $TGID $TGID $TGID" gid_line "$TGID" "$TGID" "$TGID" "$TGID"
 locker "$OTHER" "SCAN other-right-index"
 check "the user asks to verify another user, with that user's finger: no success" lacks "successfully authenticated"
 check "...syslog: refused" logged "asked to verify another user; refused"
@@ -217,19 +277,97 @@ check "...the attacker's sensor was never used" evil_untouched
 check "...LD_PRELOAD was not loaded (AT_SECURE)" not_preloaded
 check "...Swift's backtracer refuses SWIFT_BACKTRACE in a privileged process" has "not supported for privileged executables"
 
+echo "# a restricted caller's module arguments: the lockout, unlock_time, the trust rules, lid_dir, debug"
+# Each key is forged by the attacker (the setuid helper, her own prints and finger) where it would
+# change the outcome, and must not apply (Privilege.filter). The control sends the same request
+# as root through the plain helper, where it does apply: so each check can tell.
+root_direct() {  # root_direct REQUEST-FILE [SCANS...]: as direct, run by root (every argument applies)
+    local file=$1; shift
+    rm -f "$SOCK"
+    local sender=""
+    if [ $# -gt 0 ]; then python3 "$E2E/vsensor.py" "$SOCK" "$@" > /dev/null 2>&1 & sender=$!; fi
+    OUT=$(ns env -i PATH=/usr/bin:/bin "$HELPER" pam-verify < "$file" 2>&1)
+    RC=$?
+    [ -n "$sender" ] && { kill "$sender" 2>/dev/null; wait "$sender" 2>/dev/null; }
+}
+put_state() {  # put_state STRIKES LOCKED_AT PASSWORD_AT BOOT HASH
+    printf 'touchauth-state 1\nstrikes %s\nlocked_at %s\npassword_at %s\npassword_boot_id %s\nprints_hash %s\n' \
+        "$@" > "$T/state/$TUID"
+    chmod 0600 "$T/state/$TUID"
+}
+ignored() { logged "uid $TUID: module argument $1 ignored (caller is not root)"; }
+NOW=$(date +%s)
+OLD_BOOT=00000000-1111-2222-3333-444444444444
+# filter_case KEY "ARGS" "STATE" NAME EXPECT CONTROL-EXPECT SCAN: one key, the attacker then root.
+filter_case() {
+    local key=$1 arg=$2 state=$3 name=$4 expect=$5 control=$6 scan=$7
+    # shellcheck disable=SC2086  # ARGS is a word list
+    req "$TUSER" $arg > "$W/u/f.req"
+    # shellcheck disable=SC2086  # STATE is five words
+    put_state $state
+    : > "$T/syslog"
+    direct "$W/u/f.req" "$scan"
+    check "$arg from the user: $name" eval "$expect"
+    check "...$key logged as ignored" ignored "$key"
+    # shellcheck disable=SC2086
+    put_state $state
+    : > "$T/syslog"
+    root_direct "$W/u/f.req" "$scan"
+    check "(control) $arg from root applies" eval "$control"
+}
+filter_case unlock_time unlock_time=60 "5 $((NOW - 3600)) - - -" "locked an hour ago, still locked" \
+    'has "result biometryLockout" && grep -qx "locked_at $((NOW - 3600))" "$T/state/$TUID"' \
+    'has "result success"' "SCAN tu-right-index"
+filter_case lockout_threshold "lockout_threshold=1000 max_tries=1" "4 - - - -" "the fifth wrong finger still locks" \
+    'has "result biometryLockout" && ! grep -qx "locked_at -" "$T/state/$TUID"' \
+    'has "result authenticationFailed" && grep -qx "strikes 5" "$T/state/$TUID" && grep -qx "locked_at -" "$T/state/$TUID"' \
+    "SCAN wrong"
+conf password_after_boot=yes
+filter_case password_after_boot password_after_boot=no "0 - $NOW $OLD_BOOT -" \
+    "root's config says yes, another boot: the password first" \
+    'has "after a restart" && lacks "result success"' 'has "result success"' "SCAN tu-right-index"
+conf password_max_age=48
+filter_case password_max_age password_max_age=0 "0 - $((NOW - 49 * 3600)) - -" \
+    "root's config says 48 h, 49 h without: the password first" \
+    'has "has not been used for 48 hours" && lacks "result success"' 'has "result success"' "SCAN tu-right-index"
+conf password_after_enroll_change=yes
+filter_case password_after_enroll_change password_after_enroll_change=no "0 - $NOW - -" \
+    "root's config says yes, the prints' hash differs: the password first" \
+    'has "after fingerprints were added or changed" && lacks "result success"' 'has "result success"' "SCAN tu-right-index"
+conf  # (require_password_set: yes, the default)
+passwd -l "$TUSER" > /dev/null
+filter_case require_password_set require_password_set=no "0 - - - -" "a locked password: set one first" \
+    'has "Set a password for this account" && lacks "result success"' 'has "result success"' "SCAN tu-right-index"
+password_unlock
+# lid_dir is the module's alone (the helper never reads a lid): a value root's parser refuses shows
+# whether it got that far.
+filter_case lid_dir lid_dir=not/absolute "0 - - - -" "never parsed, the finger works" \
+    'has "result success"' 'has "result systemCancel" && logged "configuration refused"' "SCAN tu-right-index"
+filter_case debug debug "0 - - - -" "no debug lines (the match is not logged)" \
+    'has "result success" && ! logged "$TUSER: matched right-index-finger"' \
+    'has "result success" && logged "$TUSER: matched right-index-finger"' "SCAN tu-right-index"
+fresh_state
+
 echo "# the setuid helper refuses what the module never asks"
 OUT=$(ns setpriv --reuid="$TUSER" --regid="$TUSER" --init-groups script -qec "$SUID pam-verify" /dev/null < /dev/null 2>&1)
 check "stdin a terminal: refused" has "stdin is a terminal"
-OUT=$(as_user "$SUID" pam-verify extra < "$W/u/plain.req" 2>&1); RC=$?
-check "argv with an extra word: refused (exit 2)" test "$RC" = 2
+# Privileges are seen while the helper runs, not guessed from an exit status: each command is
+# caught blocked on its first write to a full pipe (clients/creds.py), then its /proc status read.
+creds 1 "$SUID" pam-verify < "$W/u/plain.req"
+check "(control) pam-verify, caught writing its header: root kept as the effective uid (Uid $TUID 0 0 0)" uid_line "$TUID" 0 0 0
+creds 2 "$SUID" pam-verify extra < "$W/u/plain.req"
+check "argv with an extra word: refused (exit 2, the usage line)" eval 'has "exit 2" && has "unexpected argument '"'"'extra'"'"'"'
+check "...and it ran unprivileged: caught writing that line, Uid $TUID x4, Gid $TGID x4" dropped
 OUT=$(as_user "$SUID" pam-account < "$W/u/plain.req" 2>&1); RC=$?
 check "pam-account (it clears the lockout): refused (exit 2)" test "$RC" = 2 -a -n "$(grep 'only root' <<<"$OUT")"
 printf 'touchauth-state 1\nstrikes 5\nlocked_at 1700000000\npassword_at -\npassword_boot_id -\nprints_hash -\n' > "$T/state/$TUID"
 chmod 0600 "$T/state/$TUID"
-OUT=$(as_user "$SUID" unlock "$TUSER" 2>&1)
-check "unlock by the user: fails with privileges dropped" grep -q "locked_at 1700000000" "$T/state/$TUID"
-OUT=$(as_user "$SUID" config-dump --config /etc/shadow 2>&1)
+creds 2 "$SUID" unlock "$TUSER" < /dev/null
+check "unlock by the user: the lockout stays" grep -q "locked_at 1700000000" "$T/state/$TUID"
+check "...it ran with privileges dropped (caught writing its error: Uid $TUID x4, Gid $TGID x4)" dropped
+creds 2 "$SUID" config-dump --config /etc/shadow < /dev/null
 check "config-dump --config /etc/shadow by the user: unreadable once privileges are dropped" lacks "root:"
+check "...it ran with privileges dropped (Uid $TUID x4, Gid $TGID x4)" dropped
 locker "$TUSER" "SCAN tu-right-index"
 check "a locked user: no success through the setuid helper" lacks "successfully authenticated"
 
