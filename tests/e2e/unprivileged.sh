@@ -175,7 +175,8 @@ wait_for "" "password for $TUSER" 10
 OUT=$(screen)
 check "the attacker's sensor never authenticated: the fingerprint timed out to the password" has "password for $TUSER"
 tm send-keys -t t C-c
-sleep 0.3
+# (Ctrl-C at sudo's prompt ends sudo: wait for that, not a time)
+for _ in $(seq 500); do kill -0 "${SUDO_PID:-0}" 2>/dev/null || break; sleep 0.01; done
 stop_evil
 check "...nothing ran" test ! -e "$W/u/ran"
 OUT=$(cat "$W/u/evil.log" 2>/dev/null)
