@@ -6,9 +6,12 @@
 #include "../terminal.h"
 
 #include <fcntl.h>
+#include <poll.h>
 #include <pty.h>
 #include <stdio.h>
 #include <string.h>
+#include <sys/ioctl.h>
+#include <time.h>
 #include <unistd.h>
 
 static int passed, failed;
@@ -95,6 +98,30 @@ static void test_keys(void)
 	expect(t.password[0] == '\0' && t.len == 0, "close wipes the password");
 }
 
+/*
+ * Until all N bytes typed at the master are readable on the slave (a raw-mode
+ * tty counts them, FIONREAD): the pty moves them over in the background.  The
+ * poll waits for the first; then 1 ms steps, 5 s at most.
+ */
+static int typed(int slave, int n)
+{
+	struct pollfd pfd = { .fd = slave, .events = POLLIN };
+	struct timespec step = { 0, 1000000L };
+
+	if (poll(&pfd, 1, 5000) != 1)
+		return 0;
+	for (int i = 0; i < 5000; i++) {
+		int avail = 0;
+
+		if (ioctl(slave, FIONREAD, &avail) != 0)
+			return 0;
+		if (avail >= n)
+			return 1;
+		(void)nanosleep(&step, NULL);
+	}
+	return 0;
+}
+
 static int same_termios(const struct termios *a, const struct termios *b)
 {
 	return a->c_iflag == b->c_iflag && a->c_oflag == b->c_oflag && a->c_cflag == b->c_cflag &&
@@ -125,15 +152,20 @@ static void test_pty(void)
 	expect(!(during.c_lflag & (ICANON | ECHO | ISIG)), "no canonical mode, echo or ISIG");
 	fcntl(slave, F_SETFL, fcntl(slave, F_GETFL) | O_NONBLOCK);
 	expect(write(master, "pw\rnext\r", 8) == 8, "type");
-	usleep(20000);
+	expect(typed(slave, 8), "the 8 typed bytes reach the terminal");
 	expect(terminal_read(&t) == KEY_TYPING, "first byte: typing");
 	expect(terminal_read_password(&t, 1) == KEY_PASSWORD && strcmp(t.password, "pw") == 0,
 	       "the typed password");
 	terminal_restore(&t, 0);
 	tcgetattr(slave, &after);
 	expect(same_termios(&before, &after), "the mode is back exactly");
-	fcntl(slave, F_SETFL, fcntl(slave, F_GETFL) & ~O_NONBLOCK);
-	n = read(slave, buf, sizeof(buf));
+	/* Back in canonical mode: readable once a whole line is there; 5 s at most, so an
+	 * input wrongly dropped fails here instead of blocking the read for ever. */
+	{
+		struct pollfd pfd = { .fd = slave, .events = POLLIN };
+
+		n = poll(&pfd, 1, 5000) == 1 ? read(slave, buf, sizeof(buf)) : -1;
+	}
 	expect(n == 5 && memcmp(buf, "next\n", 5) == 0, "type-ahead after Enter survives");
 
 	/* Ctrl-C: the restore drops what was typed after it. */
@@ -144,7 +176,8 @@ static void test_pty(void)
 	terminal_take(NULL, &t);
 	fcntl(slave, F_SETFL, fcntl(slave, F_GETFL) | O_NONBLOCK);
 	expect(write(master, "\x03junk\r", 6) == 6, "type Ctrl-C");
-	usleep(20000);
+	/* All of it, or the junk could arrive after the restore and not be dropped. */
+	expect(typed(slave, 6), "Ctrl-C and the 5 bytes after it reach the terminal");
 	expect(terminal_read(&t) == KEY_CANCEL, "Ctrl-C read as a byte");
 	terminal_restore(&t, 1);
 	tcgetattr(slave, &after);
