@@ -33,6 +33,7 @@ chmod 0755 "$tmp"
 passed=0
 failed=0
 case_name=
+guard=
 
 ok() { passed=$((passed + 1)); }
 fail() {
@@ -64,7 +65,12 @@ stack() {
 }
 
 # run NAME [pamtester options]: authenticate root with service NAME; output
-# (stdout and stderr) in $tmp/out/NAME.log, exit status in $rc, seconds in $secs.
+# (stdout and stderr) in $tmp/out/NAME.log, exit status in $rc, seconds in $secs
+# (information only: speed is scripts/bench.sh's).  With $guard set (the cases of
+# helpers that hang), a run still going after $guard seconds is killed, so a
+# module that never ends a hung helper fails its checks instead of hanging the
+# suite (those helpers sleep 1000 s).  Not for the others: timeout(1) catches
+# SIGINT, and the success case's host must hand its SIG_IGN straight on.
 run() {
 	case_name=$1
 	svc=$1
@@ -72,7 +78,8 @@ run() {
 	start=$(date +%s)
 	LD_PRELOAD=libpam_wrapper.so PAM_WRAPPER=1 PAM_WRAPPER_DEBUGLEVEL=2 \
 		PAM_WRAPPER_SERVICE_DIR="$tmp/svc" \
-		setsid -w pamtester -v -I tty=:0 "$@" "$svc" root authenticate >"$tmp/out/$svc.log" 2>&1 </dev/null
+		setsid -w ${guard:+timeout -s KILL "$guard"} \
+		pamtester -v -I tty=:0 "$@" "$svc" root authenticate >"$tmp/out/$svc.log" 2>&1 </dev/null
 	rc=$?
 	secs=$(($(date +%s) - start))
 }
@@ -299,22 +306,27 @@ expect_saw "almost"
 expect_saw "helper exit status 1"
 expect_saw "user root, service exit1: systemCancel, strikes -"
 
+# The deadline ends it: the module says so, its audit line says systemCancel, and the helper,
+# killed by the module (nothing else logged about its end), is gone.
+guard=${E2E_GUARD_SECONDS:-60}
 simple hang timeout=1
 run hang
 expect_code unavail
 expect_saw "Place your finger on the sensor"
-expect_saw "helper timed out"
+expect_saw "SYSLOG(3): helper timed out"
+expect_not_saw "helper timed out after closing its output"
+expect_not_saw "helper killed by signal"
+expect_saw "user root, service hang: systemCancel, strikes -"
 expect_gone hang
-# timeout + 3 s is the deadline; generous bound, this is not a benchmark.
-if [ "$secs" -le 8 ]; then ok; else fail "took $secs s"; fi
 echo "hang: returned after ${secs} s (timeout=1, deadline 4 s)"
 
 simple closes_and_hangs timeout=1
 run closes_and_hangs
 expect_code unavail
-expect_saw "helper timed out after closing its output"
+expect_saw "SYSLOG(3): helper timed out after closing its output; killing it"
+expect_saw "user root, service closes_and_hangs: systemCancel, strikes -"
 expect_gone closes_and_hangs
-if [ "$secs" -le 8 ]; then ok; else fail "took $secs s"; fi
+echo "closes_and_hangs: returned after ${secs} s (timeout=1, deadline 4 s)"
 
 simple hangs_in_child timeout=1
 run hangs_in_child
@@ -322,6 +334,7 @@ expect_code unavail
 expect_saw "helper timed out"
 expect_gone hangs_in_child
 child_gone hangs_in_child
+guard=
 
 simple leaves_child
 run leaves_child
@@ -468,7 +481,9 @@ stack zombie \
 	"auth optional $module helper=$tmp/helpers/hang print_dir=$tmp/prints timeout=1" \
 	"auth required $module helper=$tmp/helpers/zombie_check print_dir=$tmp/prints"
 rm -f "$tmp/out/hang.ran"
+guard=${E2E_GUARD_SECONDS:-60}
 run zombie
+guard=
 expect_code success
 if [ "$(tr -d ' \n' <"$tmp/out/zombie_check.children")" = "$(cat "$tmp/out/zombie_check.self")" ]; then ok; else
 	fail "children of the PAM process: $(cat "$tmp/out/zombie_check.children")"
