@@ -107,8 +107,9 @@ test_config() {
 # The fingerprint, three wrong fingers, and the translations, through the installed system.
 exercise() {  # exercise LABEL
     local label=$1
+    rm -f "$SOCK"  # vsensor.py waits (bounded) until the enrolment listens on it
     OUT=$(touchauth enroll --user "$TUSER" --finger right-index-finger --replace 2>&1 &
-          sleep 0.2; python3 "$E2E/vsensor.py" "$SOCK" "SCAN e2e-finger" "SCAN e2e-finger" \
+          python3 "$E2E/vsensor.py" "$SOCK" "SCAN e2e-finger" "SCAN e2e-finger" \
               "SCAN e2e-finger" "SCAN e2e-finger" "SCAN e2e-finger" 2>&1; wait)
     check "$label: 'touchauth enroll' on PATH stores a print" test -f "$T/prints/$TUSER/virtual_device/0/7"
 
