@@ -20,9 +20,11 @@ echo "$ME:$PASSWORD:demo-sudo" > "$T/passdb"; chmod 0600 "$T/passdb"
 write_config "$T/touchauth.conf" "reason=demo-sudo wants to run a command as root" \
     "state_dir=$T/state" "require_password_set=no"
 ARGS="config=$T/touchauth.conf helper=$HELPER"
+# The authsucc line is reached only when the password succeeded (requisite ends a failed stack):
+# it lifts the lockout and restarts the trust rules, as a passcode does on an iPhone.
 service demo-sudo "auth [success=done abort=die default=ignore] $MODULE $ARGS" \
-                  "auth required $MATRIX passdb=$T/passdb" \
-                  "account optional $MODULE $ARGS"
+                  "auth requisite $MATRIX passdb=$T/passdb" \
+                  "auth optional $MODULE authsucc $ARGS"
 PAM_RUNNER="python3 $E2E/ptyout.py"   # stdout and stderr in the order the user sees them
 PAM_OPS="authenticate acct_mgmt"      # as sudo does: the account phase follows a success
 
@@ -36,7 +38,8 @@ status() { "$HELPER" status "$ME" --config "$T/touchauth.conf" | sed 's/^/    $ 
 
 say "0. Setting up in $T: a virtual fingerprint sensor; $ME's password is \"$PASSWORD\"."
 echo "   Stack:  auth [success=done abort=die default=ignore] pam_touchauth.so"
-echo "           auth required pam_matrix.so (the password)   account optional pam_touchauth.so"
+echo "           auth requisite pam_matrix.so (the password)"
+echo "           auth optional pam_touchauth.so authsucc (reached only when the password succeeded)"
 
 say "1. Enroll $ME's right index finger (five touches of the virtual finger 'my-finger')."
 enroll "$ME" right-index-finger my-finger && sed 's/^/    | /' "$T/enroll.out"
