@@ -198,6 +198,8 @@ static int greeter_active(const struct sd *sd)
 /*
  * The calling user sits at this machine in a graphical session: GNOME runs
  * terminals and polkit agents in user@.service, outside the session's scope.
+ * It lets such a caller past the session rule only; someone must still
+ * answer (a terminal the module owns, or a display item).
  * The real uid is the person who started sudo or su (or the screen locker).
  */
 static int user_at_display(const struct sd *sd)
@@ -234,10 +236,12 @@ static const char *session_check(pam_handle_t *pamh, const struct sd *sd, struct
 	}
 	if (virtual_console(item(pamh, PAM_TTY)))
 		return NULL;
-	if (user_at_display(sd)) {
-		p->display = 1;
+	/*
+	 * Not a display by itself: a daemon or cron job of that uid, with no
+	 * terminal and no display item, still has nobody to answer it.
+	 */
+	if (user_at_display(sd))
 		return NULL;
-	}
 	return "outside any session, not on a virtual console or a greeter's display (logind)";
 }
 

@@ -370,15 +370,20 @@ seat0 8 0 "c1 7 8"
 user_display 0 8
 probe
 check "(probe) uid 0 has display session 8, local active x11 on seat0" probe_is "session=(No data available)" uid0.display=8 seat0.active=8
-case_pam "caller's uid (root) at a local active graphical session, no items, no terminal" offered presence
+tmux_start "$T/run-in" "$T/rs" "$CG"
+tmux_pt "caller's uid (root) at a local active graphical session, its pseudo-terminal owned (GNOME Terminal runs outside the session)" offered '-I tty=$(tty)'
+tm kill-server 2>/dev/null
+case_pam "caller's uid at a local active graphical session, a display item (a screen locker outside the session)" offered presence -I tty=:0
+# Past the session rule, someone must still answer: a daemon or cron job of that uid is refused.
+case_pam "caller's uid at a local active graphical session, but no items and no terminal" refused presence
 session 8 0 TYPE=x11 CLASS=user REMOTE=1 REMOTE_HOST=127.0.0.1
-case_pam "caller's uid at a graphical session that is remote" refused presence
+case_pam "caller's uid at a graphical session that is remote (display item :0)" refused presence -I tty=:0
 session 8 0 TYPE=x11 CLASS=user ACTIVE=0 STATE=online
 seat0 7 "$SU_UID" "c1 7 8"
-case_pam "caller's uid at a graphical session that is not active" refused presence
+case_pam "caller's uid at a graphical session that is not active (display item :0)" refused presence -I tty=:0
 session 8 0 TYPE=tty CLASS=user
 seat0 8 0 "c1 7 8"
-case_pam "caller's uid at a local active session that is not graphical, no items" refused presence
+case_pam "caller's uid at a local active session that is not graphical (display item :0)" refused presence -I tty=:0
 PAM_RUNNER=""
 
 cleanup
