@@ -7,9 +7,11 @@ E2E=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 ROOT=$(cd "$E2E/../.." && pwd)
 HELPER="${HELPER:-$ROOT/.build/release/touchauth}"
 MODULE="${MODULE:-$ROOT/pam/pam_touchauth.so}"
-TUSER=touchauth-test
+# TOUCHAUTH_E2E_USER names another test user, for a second checkout's run beside this one
+# (lockout.sh locks the user's password for a while: two runs must not share one user).
+TUSER=${TOUCHAUTH_E2E_USER:-touchauth-test}
 TPASS='correct horse 7'
-NOPRINTS_USER=touchauth-noprints
+NOPRINTS_USER=${TOUCHAUTH_E2E_USER:-touchauth}-noprints
 PASSED=0
 FAILED=0
 # The module skips the sensor in an SSH session, and in a terminal whose stdin is a pipe: pam()

@@ -1,9 +1,11 @@
 #!/usr/bin/env python3
 """Drive libfprint's virtual sensor: vsensor.py SOCKET COMMAND [COMMAND ...]
 
-Waits (up to 10 s) until the process that uses libfprint listens on SOCKET, then sends each
-command on its own connection, with no trailing newline, and waits for the driver to close the
-connection: that close is the only acknowledgement (TESTING.md). Commands: 'SCAN <id>',
+Sends each command on its own connection, with no trailing newline, and waits for the driver to
+close the connection: that close is the only acknowledgement (TESTING.md). Each command waits up
+to 10 s of its own for the process that uses libfprint to listen on SOCKET and to take it (one
+deadline for all the commands ran out on a busy CI machine, 20 helpers at once: the later scans
+were never sent). Commands: 'SCAN <id>',
 'RETRY <n>', 'ERROR <n>', 'SLEEP <ms>', 'UNPLUG', ...
 """
 import socket
@@ -35,9 +37,8 @@ def send(path, command, deadline):
 def main():
     if len(sys.argv) < 3:
         sys.exit(__doc__)
-    deadline = time.monotonic() + 10
     for command in sys.argv[2:]:
-        send(sys.argv[1], command, deadline)
+        send(sys.argv[1], command, time.monotonic() + 10)
 
 
 if __name__ == "__main__":
