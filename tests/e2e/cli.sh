@@ -35,6 +35,37 @@ as_user() {
     RC=$?; ERR=$(cat "$T/cli.err"); OUT=$(cat "$T/cli.out" "$T/cli.err")
 }
 S5="SCAN tu-ri|SCAN tu-ri|SCAN tu-ri|SCAN tu-ri|SCAN tu-ri"
+SSOCK="$T/store.sock"
+{ echo "virtual_device_storage = $SSOCK"; echo "print_dir = $T/prints"; for kv in "${NO_RULES[@]}"; do echo "${kv%%=*} = ${kv#*=}"; done; } > "$T/store.conf"
+SC="$T/store.conf"; SP="$T/prints/$TUSER/virtual_device_storage/0"
+store_scan() { local cmds=$1; shift; local save=$SOCK; SOCK=$SSOCK; cli_scan "$cmds" "$@"; SOCK=$save; }
+
+# Each section starts from the prints it needs and an empty state dir (start_case), copied from
+# fixtures enrolled here once: a failure in one section does not carry into the next.
+FIX="$T/fixture"
+sed "s|^print_dir = .*|print_dir = $FIX|" "$C" > "$T/fix.conf"
+sed "s|^print_dir = .*|print_dir = $FIX|" "$SC" > "$T/fixstore.conf"
+cli_scan "$S5" enroll --user "$TUSER" --config "$T/fix.conf"; fix_rc=$RC
+cli_scan "SCAN tu-rt|SCAN tu-rt|SCAN tu-rt|SCAN tu-rt|SCAN tu-rt" enroll --user "$TUSER" --finger right-thumb --config "$T/fix.conf"
+fix_rc=$((fix_rc + RC))
+store_scan "SCAN chip-b|SCAN chip-b|SCAN chip-b|SCAN chip-b|SCAN chip-b" enroll --user "$TUSER" --config "$T/fixstore.conf"
+fix_rc=$((fix_rc + RC))
+check "(setup) the fixtures: right index and right thumb on virtual_device, right index on the chip" \
+    eval 'test "$fix_rc" -eq 0 && test -f "$FIX/$TUSER/virtual_device/0/7" && test -f "$FIX/$TUSER/virtual_device/0/6" && test -f "$FIX/$TUSER/virtual_device_storage/0/7"'
+# start_case [SENSOR...]: the user's prints on these sensors only (virtual_device: right index
+# and right thumb; virtual_device_storage: right index, whose chip copy is not in any helper's
+# chip), no state (no strikes, no lockout, not disabled).
+start_case() {
+    rm -rf "$T/prints" "$T/state"
+    mkdir "$T/prints"; chmod --reference="$FIX" "$T/prints"
+    [ $# -eq 0 ] && return
+    cp -a "$FIX/$TUSER" "$T/prints/"
+    local d keep
+    for d in "$T/prints/$TUSER"/*; do
+        keep=no; for k in "$@"; do [ "${d##*/}" = "$k" ] && keep=yes; done
+        [ $keep = yes ] || rm -rf "$d"
+    done
+}
 
 echo "# --help on every command"
 for cmd in enroll list delete verify enable disable doctor status unlock; do
@@ -47,6 +78,7 @@ cli list --frob --config "$C"
 check "unknown option: one line on stderr, exit 2" eval 'rc_is 2 && one_error_line && has "unknown option --frob"'
 
 echo "# enroll"
+start_case
 cli_scan "SCAN tu-ri|SCAN tu-ri|RETRY 2|SCAN tu-ri|SCAN tu-ri|SCAN tu-ri" enroll --user "$TUSER" --config "$C"
 check "enroll (default finger right-index-finger) -> exit 0, the file" eval 'rc_is 0 && test -f "$P/7"'
 check "progress: plain lines when stdout is not a terminal" eval 'has "stage 1/5" && has "stage 5/5"'
@@ -82,6 +114,7 @@ check "Ctrl-C mid-enroll -> exit 130, one line" eval 'rc_is 130 && one_error_lin
 check "Ctrl-C mid-enroll -> no print, no temporary file" eval 'test ! -e "$P/1" && test -z "$(find "$T/prints" -name "*.tmp*")"'
 
 echo "# list"
+start_case virtual_device
 cli list --user "$TUSER" --config "$C"
 check "list names each finger and its sensor" eval 'rc_is 0 && has "$TUSER: right-index-finger (virtual_device/0)" && has "$TUSER: right-thumb"'
 cli list --user "$TUSER" --json --config "$C"
@@ -92,6 +125,7 @@ cli list --user no-such-user-x --config "$C"
 check "list: unknown user -> exit 1, one line" eval 'rc_is 1 && one_error_line && has "no such user"'
 
 echo "# verify (no PAM, no strikes)"
+start_case virtual_device
 # virtual_device cannot identify: each print in turn, named (right-thumb 6 first, then 7).
 cli_scan "SCAN tu-ri|SCAN tu-ri" verify --user "$TUSER" --config "$C"
 check "verify: the finger -> exit 0 and which finger matched" eval 'rc_is 0 && has "Matched right-index-finger"'
@@ -108,6 +142,7 @@ cli verify --user "$TUSER" --device nope/9 --config "$C"
 check "verify --device unknown -> exit 2, names the sensors found" eval 'rc_is 2 && one_error_line && has "virtual_device/0"'
 
 echo "# disable / enable, and the module's skip (no helper started)"
+start_case virtual_device
 MARKER="$T/helper-ran"
 printf '#!/bin/sh\ntouch %s\necho "touchauth 1"\necho "result success"\n' "$MARKER" > "$T/marker-helper"
 chmod 0755 "$T/marker-helper"
@@ -141,6 +176,7 @@ cli enable --user "$TUSER" --config "$C"
 check "enable when on -> exit 0, no scan" eval 'rc_is 0 && has "already on"'
 
 echo "# delete"
+start_case virtual_device
 cli delete --user "$TUSER" --config "$C"
 check "delete without --finger/--all -> exit 2" eval 'rc_is 2 && one_error_line'
 cli delete --user "$TUSER" --finger left-thumb --config "$C"
@@ -155,10 +191,7 @@ as_user "$HELPER" delete --user root --all --config "$C"
 check "non-root deleting another user's prints -> refused" eval 'rc_is 1 && has "only root may delete"'
 
 echo "# a match-on-chip sensor (virtual_device_storage; its chip lives in the helper process)"
-SSOCK="$T/store.sock"
-{ echo "virtual_device_storage = $SSOCK"; echo "print_dir = $T/prints"; for kv in "${NO_RULES[@]}"; do echo "${kv%%=*} = ${kv#*=}"; done; } > "$T/store.conf"
-SC="$T/store.conf"; SP="$T/prints/$TUSER/virtual_device_storage/0"
-store_scan() { local cmds=$1; shift; local save=$SOCK; SOCK=$SSOCK; cli_scan "$cmds" "$@"; SOCK=$save; }
+start_case
 store_scan "SCAN chip-a|SCAN chip-a|SCAN chip-a|SCAN chip-a|SCAN chip-a" enroll --user "$TUSER" --config "$SC"
 check "storage: enroll -> host file as the reference" eval 'rc_is 0 && test -f "$SP/7" && has "virtual_device_storage/0"'
 store_scan "INSERT chip-a|SCAN chip-a" verify --user "$TUSER" --config "$SC"
@@ -176,6 +209,7 @@ cli delete --user "$TUSER" --all --config "$SC"
 check "storage: delete removes the host file" eval 'rc_is 0 && test ! -e "$SP/7"'
 
 echo "# several sensors: the one with the user's prints; --device to choose"
+start_case
 { cat "$C"; echo "virtual_device_storage = $SSOCK"; } > "$T/both.conf"
 store_scan "SCAN chip-b|SCAN chip-b|SCAN chip-b|SCAN chip-b|SCAN chip-b" enroll --user "$TUSER" --device virtual_device_storage --config "$T/both.conf"
 check "--device chooses the sensor for enroll" eval 'rc_is 0 && test -f "$SP/7"'
@@ -183,6 +217,7 @@ store_scan "INSERT chip-b|SCAN chip-b" verify --user "$TUSER" --config "$T/both.
 check "verify uses the sensor that has the user's prints" eval 'rc_is 0 && has "virtual_device_storage/0"'
 
 echo "# doctor"
+start_case virtual_device_storage
 mkdir -p "$T/pamd"
 printf 'auth [success=done default=ignore] pam_touchauth.so\n@include common-auth\nauth optional pam_touchauth.so authsucc\n' > "$T/pamd/good"
 printf 'auth required pam_unix.so\nauth sufficient pam_touchauth.so\n' > "$T/pamd/bad"
