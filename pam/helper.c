@@ -321,8 +321,10 @@ static int read_reply(pam_handle_t *pamh, int fd, const struct timespec *deadlin
 
 	*eof = 0;
 	for (;;) {
-		struct pollfd pfd[2] = { { .fd = fd, .events = POLLIN },
-					 { .fd = tty, .events = POLLIN } };
+		struct pollfd pfd[3] = { { .fd = fd, .events = POLLIN },
+					 { .fd = tty, .events = POLLIN },
+					 { .fd = term != NULL ? term->stop_fd : -1,
+					   .events = POLLIN } };
 		int ms = ms_left(deadline);
 		ssize_t n;
 		size_t off = 0;
@@ -331,7 +333,7 @@ static int read_reply(pam_handle_t *pamh, int fd, const struct timespec *deadlin
 			pam_syslog(pamh, LOG_ERR, "helper timed out");
 			return PAM_AUTHINFO_UNAVAIL;
 		}
-		if (poll(pfd, 2, ms) < 0) {
+		if (poll(pfd, 3, ms) < 0) {
 			if (errno == EINTR)
 				continue;
 			pam_syslog(pamh, LOG_ERR, "poll: %m");
@@ -358,6 +360,13 @@ static int read_reply(pam_handle_t *pamh, int fd, const struct timespec *deadlin
 			default:
 				break;
 			}
+		}
+		if (pfd[2].revents & POLLIN) {
+			/* The host was told to stop (terminal.h, struct held_signals). */
+			pam_syslog(pamh, LOG_INFO, "SIGTERM or SIGHUP for the host: prompt ended");
+			term->stopped = 1;
+			*by_user = TA_USER_CANCEL;
+			return PAM_SUCCESS;
 		}
 		if (!(pfd[0].revents & (POLLIN | POLLHUP | POLLERR | POLLNVAL)))
 			continue; /* poll timed out: the deadline check above ends it */

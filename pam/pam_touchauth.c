@@ -169,7 +169,8 @@ static void give_back_interrupt(void)
  */
 static void verify(pam_handle_t *pamh, const struct options *opts, const char *user,
 		   const char *service, const struct presence *presence, int argc,
-		   const char **argv, enum ta_outcome *outcome, int *strikes)
+		   const char **argv, struct held_signals *held, enum ta_outcome *outcome,
+		   int *strikes)
 {
 	struct terminal term;
 	enum terminal_use use;
@@ -194,8 +195,12 @@ static void verify(pam_handle_t *pamh, const struct options *opts, const char *u
 	}
 	if (use == TERMINAL_OWNED) {
 		term.offer = opts->fallback_title[0] != '\0';
-		if (terminal_take(pamh, &term) != PAM_SUCCESS)
+		if (terminal_take(pamh, &term) != PAM_SUCCESS) {
 			terminal_close(&term); /* the conversation alone still works */
+		} else {
+			signals_hold(held);
+			term.stop_fd = held->fd;
+		}
 	}
 
 	/* Sets outcome to systemCancel on every failure, and logs why. */
@@ -215,6 +220,7 @@ static void verify(pam_handle_t *pamh, const struct options *opts, const char *u
 			break; /* idle or gone: the next module asks */
 		}
 	}
+	held->arrived = term.stopped;
 	/* Ctrl-C drops unread input, as at a password prompt; otherwise type-ahead stays. */
 	terminal_restore(&term, *outcome == TA_USER_CANCEL);
 	terminal_close(&term);
@@ -305,6 +311,7 @@ PAM_EXTERN int pam_sm_authenticate(pam_handle_t *pamh, int flags, int argc, cons
 	struct options opts;
 	struct options_error err;
 	struct presence presence;
+	struct held_signals held = { .fd = -1 };
 	enum ta_outcome outcome = TA_SYSTEM_CANCEL;
 	const struct ta_outcome_info *info;
 	const char *user = NULL, *refusal;
@@ -364,7 +371,7 @@ PAM_EXTERN int pam_sm_authenticate(pam_handle_t *pamh, int flags, int argc, cons
 		goto out;
 	}
 
-	verify(pamh, &opts, user, service, &presence, argc, argv, &outcome, &strikes);
+	verify(pamh, &opts, user, service, &presence, argc, argv, &held, &outcome, &strikes);
 	if (outcome == TA_SUCCESS)
 		(void)pam_set_data(pamh, AUTH_RAN_KEY, (void *)AUTH_MATCHED, NULL);
 
@@ -379,7 +386,8 @@ PAM_EXTERN int pam_sm_authenticate(pam_handle_t *pamh, int flags, int argc, cons
 	if (opts.debug)
 		pam_syslog(pamh, LOG_DEBUG, "outcome %s -> %s", info->name, info->pam_code_name);
 	retval = info->pam_code;
-	if (outcome == TA_USER_CANCEL)
+	signals_release(&held); /* a held SIGTERM or SIGHUP reaches the host now */
+	if (outcome == TA_USER_CANCEL && !held.arrived)
 		give_back_interrupt();
 out:
 	return retval;

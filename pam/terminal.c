@@ -9,6 +9,7 @@
 #include <fcntl.h>
 #include <poll.h>
 #include <string.h>
+#include <sys/signalfd.h>
 #include <syslog.h>
 #include <time.h>
 #include <unistd.h>
@@ -19,6 +20,50 @@ void terminal_init(struct terminal *t)
 {
 	memset(t, 0, sizeof(*t));
 	t->fd = -1;
+	t->stop_fd = -1;
+}
+
+void signals_hold(struct held_signals *h)
+{
+	static const int stops[] = { SIGTERM, SIGHUP };
+	sigset_t mask;
+	int n = 0;
+
+	memset(h, 0, sizeof(*h));
+	h->fd = -1;
+	sigemptyset(&h->held);
+	if (pthread_sigmask(SIG_BLOCK, NULL, &mask) != 0)
+		return;
+	for (size_t i = 0; i < sizeof(stops) / sizeof(stops[0]); i++) {
+		struct sigaction act;
+
+		if (sigismember(&mask, stops[i]) || sigaction(stops[i], NULL, &act) != 0 ||
+		    (!(act.sa_flags & SA_SIGINFO) && act.sa_handler == SIG_IGN))
+			continue;
+		sigaddset(&h->held, stops[i]);
+		n++;
+	}
+	if (n == 0)
+		return;
+	h->fd = signalfd(-1, &h->held, SFD_CLOEXEC | SFD_NONBLOCK);
+	if (h->fd < 0)
+		return; /* not held: as before, the host's handler or default action at once */
+	if (pthread_sigmask(SIG_BLOCK, &h->held, NULL) != 0) {
+		close(h->fd);
+		h->fd = -1;
+		return;
+	}
+	h->active = 1;
+}
+
+void signals_release(struct held_signals *h)
+{
+	if (!h->active)
+		return;
+	close(h->fd);
+	h->fd = -1;
+	h->active = 0;
+	(void)pthread_sigmask(SIG_UNBLOCK, &h->held, NULL);
 }
 
 enum terminal_use terminal_open(struct terminal *t)
@@ -126,15 +171,20 @@ enum terminal_key terminal_read(struct terminal *t)
 enum terminal_key terminal_read_password(struct terminal *t, int idle_seconds)
 {
 	for (;;) {
-		struct pollfd pfd = { .fd = t->fd, .events = POLLIN };
-		int r = poll(&pfd, 1, idle_seconds * 1000);
+		struct pollfd pfd[2] = { { .fd = t->fd, .events = POLLIN },
+					 { .fd = t->stop_fd, .events = POLLIN } };
+		int r = poll(pfd, 2, idle_seconds * 1000);
 		enum terminal_key key;
 
 		if (r < 0 && errno == EINTR)
 			continue;
 		if (r <= 0)
 			return KEY_GONE; /* idle too long, or poll failed */
-		if (!(pfd.revents & POLLIN))
+		if (pfd[1].revents & POLLIN) {
+			t->stopped = 1; /* a held signal (struct held_signals) */
+			return KEY_CANCEL;
+		}
+		if (!(pfd[0].revents & POLLIN))
 			return KEY_GONE; /* hangup */
 		key = terminal_read(t);
 		if (key == KEY_PASSWORD || key == KEY_CANCEL || key == KEY_GONE)

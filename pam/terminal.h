@@ -13,6 +13,7 @@
 #ifndef TOUCHAUTH_TERMINAL_H
 #define TOUCHAUTH_TERMINAL_H
 
+#include <signal.h>
 #include <stddef.h>
 #include <termios.h>
 
@@ -44,7 +45,33 @@ struct terminal {
 	int typing; /* a password is being typed */
 	size_t len;
 	char password[TERMINAL_PASSWORD_MAX];
+	int stop_fd; /* held_signals.fd, watched beside the keys, or -1 */
+	int stopped; /* a held signal ended the prompt */
 };
+
+/*
+ * SIGTERM and SIGHUP, "stop", held back while the prompt is up.  A host that
+ * catches them (sudo) would otherwise only record them and wait on: the
+ * prompt stayed up with the sensor armed, and the next touch authenticated a
+ * sudo that had been told to stop.  Held, a pending one ends the prompt as
+ * the interrupt character does (userCancel: sudo then says "a password is
+ * required", as at its own prompt), and reaches the host once the terminal is
+ * back and the audit line written: its handler runs, or its default action
+ * ends it (su, login).  Only the ones the host neither blocks nor ignores are
+ * held (a blocked signal is queued even when its action is to ignore it).
+ * Only this thread's mask changes; no handler is installed.
+ */
+struct held_signals {
+	int fd;	       /* signalfd of the held ones: readable once one is pending; -1 */
+	int active;    /* held: signals_release gives them back */
+	int arrived;   /* one ended the prompt */
+	sigset_t held; /* what we blocked */
+};
+
+void signals_hold(struct held_signals *h);
+
+/* Unblock what signals_hold blocked: a pending one is delivered now.  Idempotent. */
+void signals_release(struct held_signals *h);
 
 void terminal_init(struct terminal *t);
 

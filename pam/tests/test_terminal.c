@@ -8,6 +8,7 @@
 #include <fcntl.h>
 #include <poll.h>
 #include <pty.h>
+#include <signal.h>
 #include <stdio.h>
 #include <string.h>
 #include <sys/ioctl.h>
@@ -190,10 +191,71 @@ static void test_pty(void)
 	close(master);
 }
 
+static volatile sig_atomic_t terms;
+
+static void on_term(int sig)
+{
+	(void)sig;
+	terms++;
+}
+
+static int readable(int fd)
+{
+	struct pollfd pfd = { .fd = fd, .events = POLLIN };
+
+	return poll(&pfd, 1, 0) == 1 && (pfd.revents & POLLIN);
+}
+
+/*
+ * SIGTERM and SIGHUP held while the prompt is up: a host's handler (sudo's)
+ * runs only at the release, once, and the prompt sees the signal coming; an
+ * ignored or already blocked one is not held (it would be queued and end the
+ * prompt for a signal the host does not want).
+ */
+static void test_held_signals(void)
+{
+	struct sigaction act = { .sa_handler = on_term }, ign = { .sa_handler = SIG_IGN };
+	struct held_signals h;
+	sigset_t mask;
+
+	sigemptyset(&act.sa_mask);
+	sigemptyset(&ign.sa_mask);
+	expect(sigaction(SIGTERM, &act, NULL) == 0 && sigaction(SIGHUP, &act, NULL) == 0,
+	       "a host's handlers for TERM and HUP");
+	signals_hold(&h);
+	expect(h.active && h.fd >= 0 && !readable(h.fd), "held; nothing pending yet");
+	raise(SIGTERM);
+	expect(terms == 0, "a SIGTERM while held: the host's handler does not run yet");
+	expect(readable(h.fd), "...and the prompt's signalfd says one is pending");
+	signals_release(&h);
+	expect(terms == 1, "released: the host's handler ran, once");
+	expect(pthread_sigmask(SIG_BLOCK, NULL, &mask) == 0 && !sigismember(&mask, SIGTERM) &&
+		   !sigismember(&mask, SIGHUP),
+	       "released: the mask is the host's again");
+	signals_release(&h);
+	expect(terms == 1 && h.fd == -1, "release twice: nothing more");
+
+	expect(sigaction(SIGTERM, &ign, NULL) == 0, "a host that ignores SIGTERM");
+	sigemptyset(&mask);
+	sigaddset(&mask, SIGHUP);
+	expect(pthread_sigmask(SIG_BLOCK, &mask, NULL) == 0, "...and blocks SIGHUP");
+	signals_hold(&h);
+	expect(!h.active && h.fd == -1, "nothing to hold: neither is taken");
+	expect(pthread_sigmask(SIG_UNBLOCK, &mask, NULL) == 0, "(the test's own mask back)");
+	signals_hold(&h);
+	expect(h.active && sigismember(&h.held, SIGHUP) && !sigismember(&h.held, SIGTERM),
+	       "SIGTERM ignored, SIGHUP caught: only SIGHUP is held");
+	raise(SIGTERM);
+	expect(!readable(h.fd), "an ignored SIGTERM is not queued for the prompt");
+	signals_release(&h);
+	expect(terms == 1, "(no handler ran)");
+}
+
 int main(void)
 {
 	test_keys();
 	test_pty();
+	test_held_signals();
 	printf("%d passed, %d failed\n", passed, failed);
 	return failed == 0 ? 0 : 1;
 }

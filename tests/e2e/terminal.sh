@@ -86,14 +86,16 @@ no_helper_left() {
     [ -z "$found" ]
 }
 helper_alive() { ! no_helper_left "$1"; }
-# helper_pid WINDOW: the pid of the helper below the window's shell (empty if none).
-helper_pid() {
+# helper_pid WINDOW: the pid of the helper below the window's shell (empty if none);
+# below WINDOW NAME: the same for the first process called NAME.
+helper_pid() { below "$1" touchauth; }
+below() {
     local todo
     todo=$(tm display -p -t "t:$1" '#{pane_pid}')
     while [ -n "$todo" ]; do
         local next=""
         for p in $todo; do
-            [ "$(cat /proc/"$p"/comm 2>/dev/null)" = touchauth ] && { echo "$p"; return; }
+            [ "$(cat /proc/"$p"/comm 2>/dev/null)" = "$2" ] && { echo "$p"; return; }
             next+=" $(pgrep -P "$p" | tr '\n' ' ')"
         done
         todo=$(echo $next)
@@ -326,10 +328,11 @@ ctrl_c su "su $TUSER"
 enter_then_password su "su $TUSER"
 finger su "su $TUSER"
 echo "# su signalled while the prompt is up: the helper goes with it"
-# TERM and HUP end su at once (it installs no handler before authenticating), KILL always: the
-# helper, in its own process group, is not signalled with it, and must not wait for a touch
-# nobody asked for (PR_SET_PDEATHSIG). The terminal is then left in the prompt's mode (README,
-# threat model: no handler in the host); the next case starts with `stty sane`.
+# KILL ends su at once: the helper, in its own process group, is not signalled with it, and
+# must not wait for a touch nobody asked for (PR_SET_PDEATHSIG); the terminal is then left in
+# the prompt's mode (nobody can restore it; the next case starts with `stty sane`). TERM and
+# HUP are held back while the prompt is up (terminal.h, struct held_signals): the prompt ends,
+# the terminal comes back, then su gets the signal and dies of it, as at its own prompt.
 for sig in TERM HUP KILL; do
     start su "su $TUSER"
     wait_for su "$PROMPT"
@@ -339,8 +342,51 @@ for sig in TERM HUP KILL; do
     kill -"$sig" "$SUPID"
     check "su killed with SIG$sig at the prompt -> its helper is gone too" eval '[ -n "$HPID" ] && wait_gone "$HPID"'
     finish su
+    check "su killed with SIG$sig at the prompt -> died of it (status $((128 + $(kill -l "$sig"))))" rc_is $((128 + $(kill -l "$sig")))
+    check "su killed with SIG$sig at the prompt -> not authenticated" lacks "$AUTHENTICATED"
+    [ "$sig" != KILL ] && check "su killed with SIG$sig at the prompt -> stty -g identical" stty_same
     tm send-keys -t t:su "stty sane" Enter
 done
+
+echo "# sudo signalled while the prompt is up: the helper goes with it, the command never runs"
+# Root signals the sudo process the helper runs under (a user cannot: sudo runs as root). sudo
+# catches TERM and HUP: before they were held, the prompt stayed up with the sensor armed.
+# The control: the same signal at sudo's own password prompt (after Enter).
+for sig in TERM HUP; do
+    start sudo "$SUDO_RUN"
+    wait_for sudo "$PROMPT"
+    tm send-keys -t t:sudo Enter
+    wait_for sudo "$SUDO_PW"
+    SPID=$(below sudo sudo)
+    check "(control) sudo found at its own prompt" test -n "$SPID"
+    kill -"$sig" "$SPID"
+    finish sudo
+    OWN_RC=$(cat "$W/u/rc"); OWN_SAID=$(screen sudo | grep '^sudo:' | tail -1)
+    check "(control) SIG$sig at sudo's own password prompt -> the command did not run" eval '! ran'
+    echo "#   (at sudo's own prompt: status $OWN_RC, said: $OWN_SAID)"
+    start sudo "$SUDO_RUN"
+    wait_for sudo "$PROMPT"
+    HPID=$(helper_pid sudo)
+    SPID=$(ps -o ppid= -p "$HPID" 2>/dev/null | tr -d ' ')  # the helper's parent is sudo
+    check "(control) sudo's helper found below it" eval '[ -n "$HPID" ] && [ "$(cat /proc/$SPID/comm 2>/dev/null)" = sudo ]'
+    kill -"$sig" "$SPID"
+    check "sudo signalled with SIG$sig at the prompt -> its helper is gone" eval '[ -n "$HPID" ] && wait_gone "$HPID"'
+    finish sudo
+    check "sudo signalled with SIG$sig at the prompt -> the command did not run" eval '! ran'
+    check "...sudo ends as at its own prompt (status $OWN_RC, '$OWN_SAID')" eval 'rc_is "$OWN_RC" && [ -n "$OWN_SAID" ] && has "$OWN_SAID"'
+    check "...no password asked" lacks "$SUDO_PW"
+    check "...stty -g identical" stty_same
+done
+start sudo "$SUDO_RUN"
+wait_for sudo "$PROMPT"
+HPID=$(helper_pid sudo)
+SPID=$(ps -o ppid= -p "$HPID" 2>/dev/null | tr -d ' ')
+check "(control) sudo's helper found below it" eval '[ -n "$HPID" ] && [ "$(cat /proc/$SPID/comm 2>/dev/null)" = sudo ]'
+kill -KILL "$SPID"
+check "sudo killed with SIGKILL at the prompt -> its helper is gone too" eval '[ -n "$HPID" ] && wait_gone "$HPID"'
+finish sudo
+check "sudo killed with SIGKILL at the prompt -> the command did not run" eval '! ran'
+tm send-keys -t t:sudo "stty sane" Enter
 
 echo "# login (shadow's, run by root with the name given, as getty runs it): the same"
 ctrl_c login "login $TUSER"
