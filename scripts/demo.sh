@@ -32,7 +32,7 @@ say() { printf '\n\033[1m%s\033[0m\n' "$*"; }
 show() {  # what the user saw, and the verdict
     grep -v -e '^pamtester: invoking' -e '^pamtester: performing' -e '^PWRAP_' -e 'account management done' \
         "$T/out" | sed 's/^/    | /'
-    if succeeded; then echo "    => PAM_SUCCESS (${SECONDS_TAKEN%????}s)"; else echo "    => refused"; fi
+    if succeeded; then printf "    => PAM_SUCCESS (%.2f s)\n" "$SECONDS_TAKEN"; else echo "    => refused"; fi
 }
 status() { "$HELPER" status "$ME" --config "$T/touchauth.conf" | sed 's/^/    $ /'; }
 

@@ -96,7 +96,7 @@ swift_unit_tests() {
 single "build (release helper, module with -Werror)" "$ROOT/scripts/build.sh"
 suite "Swift unit tests (core)" 66 swift_unit_tests
 single "C formatting (clang-format, pam/.clang-format)" make -s -C pam format-check
-suite "C unit tests (reply parser, helper spawn, terminal, exported symbols, config file checks)" 216 make -s -C pam check
+suite "C unit tests (reply parser, helper spawn, terminal, held signals, exported symbols, config file checks)" 230 make -s -C pam check
 suite "config files: the shim's parser" 62 pam/tests/check_config_files.sh pam/tests/config_dump
 suite "config files: the helper's parser" 62 pam/tests/check_config_files.sh "$HELPER_BIN" config-dump --config
 suite "e2e: faulty helpers never authenticate" 82 pam/tests/e2e_fake_helpers.sh
@@ -107,10 +107,11 @@ suite "fuzz: the helper's config, request and state decoders (Swift libFuzzer, A
 suite "e2e: core flow (virtual sensor, pam_unix, pamtester)" 44 tests/e2e/core_flow.sh
 suite "e2e: strikes, lockout, trust rules, state store (acct_mgmt, parallel, kill -9)" 91 tests/e2e/lockout.sh
 suite "e2e: no free wrong finger on a slow disk (fsync over a second, Enter after each finger)" 12 tests/e2e/slow_disk.sh
-suite "e2e: terminal keys in real sudo and su (tmux, unshare), skips, lid" 88 tests/e2e/terminal.sh
+suite "e2e: terminal keys in real sudo and su (tmux, unshare), signals at the prompt, skips, lid" 114 tests/e2e/terminal.sh
 suite "e2e: presence (fake logind sessions, no terminal, no display, real su)" 53 tests/e2e/presence.sh
 suite "e2e: network logins through real sshd on loopback (password, keyboard-interactive, key after a failed password)" 37 tests/e2e/sshd.sh
-suite "e2e: the touchauth command (enroll, list, delete, verify, enable/disable, doctor; match-on-chip)" 68 tests/e2e/cli.sh
+suite "e2e: the touchauth command (enroll, list, delete, verify, enable/disable, doctor; match-on-chip)" 69 tests/e2e/cli.sh
+suite "e2e: scripts/demo.sh tells the story its headings say (each step's outcome)" 13 tests/e2e/demo.sh
 suite "e2e: fprintd interop both ways (real fprintd, private bus, dbusmock polkit)" 13 tests/e2e/fprintd.sh
 suite "e2e: install, pam-auth-update, real /etc/pam.d, translations, man, uninstall, .deb" 145 tests/e2e/install.sh
 
