@@ -5,7 +5,7 @@ import TouchAuthCore
 /// this PAM transaction and did not succeed, yet the stack reached the account phase: the
 /// password authenticated the user. As after a passcode on iOS: the strikes and the lockout are
 /// cleared, and the trust rules count from now. Same request and reply as pam-verify
-/// (pam/PROTOCOL.md); the outcome is `success` when the state was written.
+/// (docs/PROTOCOL.md); the outcome is `success` when the state was written.
 enum PamAccount {
     static func run() -> Int32 {
         PamVerify.serve(mode: "pam-account") { request, _ in record(request) }
