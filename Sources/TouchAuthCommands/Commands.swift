@@ -71,7 +71,7 @@ let commands: [Command] = [
         run: Doctor.run),
     Command(
         name: "pam-account", options: [:],
-        usage: "touchauth pam-account   (run by pam_touchauth.so's account phase after a password)",
+        usage: "touchauth pam-account   (run by pam_touchauth.so's authsucc line after a succeeded password)",
         run: { _ throws(CommandError) in exit(PamAccount.run()) }),
     Command(
         name: "status", options: ["user": true, "json": false, "config": true],
