@@ -8,7 +8,7 @@
 # the processes it started. It creates local users touchauth-bench{,-np,-lk,-dis} (with a
 # password, shell nologin) and deletes those it created.
 #
-# How (details in README.md, "Performance", and at the top of bench/runner.c):
+# How (details in bench/README.md, and at the top of bench/runner.c):
 # - bench/runner.c spawns each command (posix_spawn) and times spawn -> exit with
 #   CLOCK_MONOTONIC; for the sensor cases it sends the virtual sensor's SCAN the moment the
 #   socket appears (inotify), or once the prompt is on the pty ("armed").
