@@ -31,7 +31,7 @@
 #define REAP_SLEEP_MAX_MS      50
 #define STOP_GRACE_MS	       200 /* SIGTERM -> SIGKILL when the user ends the prompt */
 
-/* Request: header, user, service, fallback, 32 args, end (PROTOCOL.md). */
+/* Request: header, user, service, fallback, 32 args, end (docs/PROTOCOL.md). */
 #define REQUEST_LINES_MAX   (5 + TA_REQUEST_ARGS_MAX)
 #define REQUEST_MAX	    (REQUEST_LINES_MAX * TA_LINE_MAX)
 #define USER_LINE_PREFIX    "user "

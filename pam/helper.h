@@ -1,6 +1,6 @@
 /*
  * Run the helper (`touchauth pam-verify`) the way pam_unix runs unix_chkpwd,
- * speak PROTOCOL.md with it, relay its messages, and reap it.
+ * speak docs/PROTOCOL.md with it, relay its messages, and reap it.
  */
 #ifndef TOUCHAUTH_HELPER_H
 #define TOUCHAUTH_HELPER_H

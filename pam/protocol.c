@@ -1,5 +1,5 @@
 /*
- * Strict incremental parser of the helper's reply (PROTOCOL.md).
+ * Strict incremental parser of the helper's reply (docs/PROTOCOL.md).
  * Anything unexpected is a protocol error, which the caller turns into
  * systemCancel: a parser that guesses is a parser that can be talked into
  * PAM_SUCCESS.

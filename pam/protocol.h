@@ -1,5 +1,5 @@
 /*
- * The helper's reply (PROTOCOL.md, "Reply: helper -> shim"): an incremental,
+ * The helper's reply (docs/PROTOCOL.md, "Reply: helper -> shim"): an incremental,
  * strict parser.  Pure: no I/O, no allocation, no PAM calls, so it can be
  * tested byte by byte and fuzzed.
  */
@@ -8,7 +8,7 @@
 
 #include <stddef.h>
 
-/* Limits of PROTOCOL.md. */
+/* Limits of docs/PROTOCOL.md. */
 #define TA_LINE_MAX	    1024 /* bytes per line, including the '\n' */
 #define TA_REPLY_LINES_MAX  64
 #define TA_TEXT_MAX	    1000 /* bytes of <text> after "info " or "error " */

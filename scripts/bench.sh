@@ -8,7 +8,7 @@
 # the processes it started. It creates local users touchauth-bench{,-np,-lk,-dis} (with a
 # password, shell nologin) and deletes those it created.
 #
-# How (details in README.md, "Performance", and at the top of bench/runner.c):
+# How (details in bench/README.md, and at the top of bench/runner.c):
 # - bench/runner.c spawns each command (posix_spawn) and times spawn -> exit with
 #   CLOCK_MONOTONIC; for the sensor cases it sends the virtual sensor's SCAN the moment the
 #   socket appears (inotify), or once the prompt is on the pty ("armed").
@@ -139,7 +139,7 @@ LOCKARGS="$ARGS max_tries=1 lockout_threshold=1"
 service lock-solo "auth required $M $LOCKARGS"
 service lock-skip "auth [success=done default=ignore] $M $LOCKARGS" "auth required pam_permit.so"
 service enter "auth [success=done default=ignore] $M $ARGS timeout=3" "auth required pam_unix.so nodelay"
-# The request the shim would send (pam/PROTOCOL.md), for timing the helper alone. Issue 4 added a
+# The request the shim would send (docs/PROTOCOL.md), for timing the helper alone. Issue 4 added a
 # "fallback" line: take the form this helper accepts (a malformed request exits 2).
 request() {  # request USER [EXTRA-LINE]
     printf 'touchauth-request 1\nuser %s\nservice solo\n' "$1"

@@ -39,7 +39,7 @@ struct Command: Sendable {
 let commands: [Command] = [
     Command(
         name: "pam-verify", options: [:],
-        usage: "touchauth pam-verify    (run by pam_touchauth.so; speaks pam/PROTOCOL.md on stdin/stdout)",
+        usage: "touchauth pam-verify    (run by pam_touchauth.so; speaks docs/PROTOCOL.md on stdin/stdout)",
         run: { _ throws(CommandError) in exit(PamVerify.run()) }),
     Command(
         name: "enroll", options: ["user": true, "finger": true, "config": true, "replace": false, "device": true],
@@ -71,7 +71,7 @@ let commands: [Command] = [
         run: Doctor.run),
     Command(
         name: "pam-account", options: [:],
-        usage: "touchauth pam-account   (run by pam_touchauth.so's account phase after a password)",
+        usage: "touchauth pam-account   (run by pam_touchauth.so's authsucc line after a succeeded password)",
         run: { _ throws(CommandError) in exit(PamAccount.run()) }),
     Command(
         name: "status", options: ["user": true, "json": false, "config": true],

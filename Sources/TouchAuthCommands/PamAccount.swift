@@ -1,11 +1,11 @@
 import Glibc
 import TouchAuthCore
 
-/// `touchauth pam-account`: run by the module's account phase when our authentication ran in
-/// this PAM transaction and did not succeed, yet the stack reached the account phase: the
-/// password authenticated the user. As after a passcode on iOS: the strikes and the lockout are
-/// cleared, and the trust rules count from now. Same request and reply as pam-verify
-/// (pam/PROTOCOL.md); the outcome is `success` when the state was written.
+/// `touchauth pam-account`: run by the module's `authsucc` line, which only a succeeded password
+/// reaches, unless the fingerprint itself succeeded in this PAM transaction (DESIGN.md §2). As
+/// after a passcode on iOS: the strikes and the lockout are cleared, and the trust rules count
+/// from now. Same request and reply as pam-verify (docs/PROTOCOL.md); the outcome is `success`
+/// when the state was written.
 enum PamAccount {
     static func run() -> Int32 {
         PamVerify.serve(mode: "pam-account") { request, _ in record(request) }

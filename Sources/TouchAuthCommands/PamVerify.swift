@@ -2,14 +2,14 @@ import Fingerprint
 import Glibc
 import TouchAuthCore
 
-/// `touchauth pam-verify`: the helper's side of pam/PROTOCOL.md. Reads the shim's request on
+/// `touchauth pam-verify`: the helper's side of docs/PROTOCOL.md. Reads the shim's request on
 /// stdin, speaks the reply on stdout, and always ends with one `result` line.
 enum PamVerify {
     static func run() -> Int32 {
         serve(mode: "pam-verify") { request, send in evaluate(request, send: send) }
     }
 
-    /// One exchange of pam/PROTOCOL.md, shared by `pam-verify` and `pam-account`: the header,
+    /// One exchange of docs/PROTOCOL.md, shared by `pam-verify` and `pam-account`: the header,
     /// the request read and parsed strictly (a bad one: `systemCancel`, exit 2), the lines
     /// `body` sends, and its outcome as the one `result` line.
     static func serve(mode: String, _ body: (Request, (ReplyLine) -> Void) -> Outcome) -> Int32 {

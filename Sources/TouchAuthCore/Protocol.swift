@@ -1,4 +1,4 @@
-/// The shim <-> helper protocol, version 1. The contract is pam/PROTOCOL.md; this file parses the
+/// The shim <-> helper protocol, version 1. The contract is docs/PROTOCOL.md; this file parses the
 /// request (strictly) and writes the reply (which the shim parses strictly in pam/protocol.c).
 public enum WireProtocol {
     public static let requestHeader = "touchauth-request 1"

@@ -284,7 +284,7 @@ static void run_generated(void)
 	run_case(&tc);
 }
 
-/* The one outcome -> PAM code table of PROTOCOL.md. */
+/* The one outcome -> PAM code table of docs/PROTOCOL.md. */
 static void check_mapping(void)
 {
 	for (int o = 0; o < TA_OUTCOME_COUNT; o++) {

@@ -40,10 +40,17 @@ while IFS='=' read -r key value; do
     check "examples/touchauth.conf: '# $key = $value'" \
         grep -qxF "# $key =${value:+ $value}" "$ROOT/examples/touchauth.conf"
 done < <("$ROOT/.build/release/touchauth" config-dump --config "$T/empty.conf")
-for key in $(sed -n 's/^| `\([a-z_]*\)` |.*/\1/p' "$ROOT/README.md"); do
-    OUT="README key $key"
-    check "README's option $key is in examples/touchauth.conf" grep -q "^# $key =" "$ROOT/examples/touchauth.conf"
+# The option table is touchauth.conf(5)'s KEYS section: one `*key* (default)` line per key.
+MAN_CONF="$ROOT/man/touchauth.conf.5.scd"
+man_keys() { sed -n '/^# KEYS/,/^# /s/^\*\([a-z_]*\)\* (.*/\1/p' "$MAN_CONF"; }
+for key in $(man_keys); do
+    OUT="touchauth.conf(5) key $key"
+    check "touchauth.conf(5)'s option $key is in examples/touchauth.conf" grep -q "^# $key =" "$ROOT/examples/touchauth.conf"
 done
+# ...and that table is every key the helper knows, no more, no less (else the loop above checks
+# too little, or nothing).
+OUT=$(diff <(man_keys | sort) <("$ROOT/.build/release/touchauth" config-dump --config "$T/empty.conf" | sed 's/=.*//' | sort) 2>&1)
+check "touchauth.conf(5) documents exactly the keys of config-dump" test -z "$OUT"
 
 # What is on the machine, by name, outside the places that change by themselves
 # and outside the checkout ($ROOT: CI clones somewhere else than /work, and
