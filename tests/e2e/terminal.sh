@@ -327,6 +327,21 @@ echo "# su: Ctrl-C, Enter, the finger"
 ctrl_c su "su $TUSER"
 enter_then_password su "su $TUSER"
 finger su "su $TUSER"
+# signal_at_prompt WINDOW COMMAND HOST SIG: runs COMMAND and, once the fingerprint prompt is up,
+# sends SIG to the helper's parent (HOST: su or sudo); the helper must go too. Root sends it (a
+# user could not signal sudo: it runs as root).
+signal_at_prompt() {
+    local host_name=$3 sig=$4 host_pid  # (not `name`: check's own local would shadow it)
+    start "$1" "$2"
+    wait_for "$1" "$PROMPT"
+    HPID=$(helper_pid "$1")
+    host_pid=$(ps -o ppid= -p "$HPID" 2>/dev/null | tr -d ' ')
+    check "(control) $host_name's helper found below it" \
+        eval '[ -n "$HPID" ] && [ "$(cat /proc/$host_pid/comm 2>/dev/null)" = "$host_name" ]'
+    kill -"$sig" "$host_pid"
+    check "$host_name signalled with SIG$sig at the prompt -> its helper is gone too" eval '[ -n "$HPID" ] && wait_gone "$HPID"'
+    finish "$1"
+}
 echo "# su signalled while the prompt is up: the helper goes with it"
 # KILL ends su at once: the helper, in its own process group, is not signalled with it, and
 # must not wait for a touch nobody asked for (PR_SET_PDEATHSIG); the terminal is then left in
@@ -334,23 +349,15 @@ echo "# su signalled while the prompt is up: the helper goes with it"
 # HUP are held back while the prompt is up (terminal.h, struct held_signals): the prompt ends,
 # the terminal comes back, then su gets the signal and dies of it, as at its own prompt.
 for sig in TERM HUP KILL; do
-    start su "su $TUSER"
-    wait_for su "$PROMPT"
-    HPID=$(helper_pid su)
-    SUPID=$(ps -o ppid= -p "$HPID" 2>/dev/null | tr -d ' ')  # the helper's parent is su
-    check "(control) su's helper found below it" eval '[ -n "$HPID" ] && [ "$(cat /proc/$SUPID/comm 2>/dev/null)" = su ]'
-    kill -"$sig" "$SUPID"
-    check "su killed with SIG$sig at the prompt -> its helper is gone too" eval '[ -n "$HPID" ] && wait_gone "$HPID"'
-    finish su
-    check "su killed with SIG$sig at the prompt -> died of it (status $((128 + $(kill -l "$sig"))))" rc_is $((128 + $(kill -l "$sig")))
-    check "su killed with SIG$sig at the prompt -> not authenticated" lacks "$AUTHENTICATED"
-    [ "$sig" != KILL ] && check "su killed with SIG$sig at the prompt -> stty -g identical" stty_same
+    signal_at_prompt su "su $TUSER" su "$sig"
+    check "su signalled with SIG$sig at the prompt -> died of it (status $((128 + $(kill -l "$sig"))))" rc_is $((128 + $(kill -l "$sig")))
+    check "...not authenticated" lacks "$AUTHENTICATED"
+    [ "$sig" != KILL ] && check "...stty -g identical" stty_same
     tm send-keys -t t:su "stty sane" Enter
 done
 
 echo "# sudo signalled while the prompt is up: the helper goes with it, the command never runs"
-# Root signals the sudo process the helper runs under (a user cannot: sudo runs as root). sudo
-# catches TERM and HUP: before they were held, the prompt stayed up with the sensor armed.
+# sudo catches TERM and HUP: before they were held, the prompt stayed up with the sensor armed.
 # The control: the same signal at sudo's own password prompt (after Enter).
 for sig in TERM HUP; do
     start sudo "$SUDO_RUN"
@@ -364,28 +371,14 @@ for sig in TERM HUP; do
     OWN_RC=$(cat "$W/u/rc"); OWN_SAID=$(screen sudo | grep '^sudo:' | tail -1)
     check "(control) SIG$sig at sudo's own password prompt -> the command did not run" eval '! ran'
     echo "#   (at sudo's own prompt: status $OWN_RC, said: $OWN_SAID)"
-    start sudo "$SUDO_RUN"
-    wait_for sudo "$PROMPT"
-    HPID=$(helper_pid sudo)
-    SPID=$(ps -o ppid= -p "$HPID" 2>/dev/null | tr -d ' ')  # the helper's parent is sudo
-    check "(control) sudo's helper found below it" eval '[ -n "$HPID" ] && [ "$(cat /proc/$SPID/comm 2>/dev/null)" = sudo ]'
-    kill -"$sig" "$SPID"
-    check "sudo signalled with SIG$sig at the prompt -> its helper is gone" eval '[ -n "$HPID" ] && wait_gone "$HPID"'
-    finish sudo
+    signal_at_prompt sudo "$SUDO_RUN" sudo "$sig"
     check "sudo signalled with SIG$sig at the prompt -> the command did not run" eval '! ran'
     check "...sudo ends as at its own prompt (status $OWN_RC, '$OWN_SAID')" eval 'rc_is "$OWN_RC" && [ -n "$OWN_SAID" ] && has "$OWN_SAID"'
     check "...no password asked" lacks "$SUDO_PW"
     check "...stty -g identical" stty_same
 done
-start sudo "$SUDO_RUN"
-wait_for sudo "$PROMPT"
-HPID=$(helper_pid sudo)
-SPID=$(ps -o ppid= -p "$HPID" 2>/dev/null | tr -d ' ')
-check "(control) sudo's helper found below it" eval '[ -n "$HPID" ] && [ "$(cat /proc/$SPID/comm 2>/dev/null)" = sudo ]'
-kill -KILL "$SPID"
-check "sudo killed with SIGKILL at the prompt -> its helper is gone too" eval '[ -n "$HPID" ] && wait_gone "$HPID"'
-finish sudo
-check "sudo killed with SIGKILL at the prompt -> the command did not run" eval '! ran'
+signal_at_prompt sudo "$SUDO_RUN" sudo KILL
+check "sudo signalled with SIGKILL at the prompt -> the command did not run" eval '! ran'
 tm send-keys -t t:sudo "stty sane" Enter
 
 echo "# login (shadow's, run by root with the name given, as getty runs it): the same"
