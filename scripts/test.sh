@@ -105,7 +105,7 @@ suite "e2e: unprivileged callers (real sudo vs the caller's env, setuid helper f
 suite "fuzz: the shim's reply and option parsers (libFuzzer, ASan+UBSan)" 2 pam/fuzz/run.sh
 suite "fuzz: the helper's config, request and state decoders (Swift libFuzzer, ASan)" 3 tests/fuzz/run.sh
 suite "e2e: core flow (virtual sensor, pam_unix, pamtester)" 44 tests/e2e/core_flow.sh
-suite "e2e: strikes, lockout, trust rules, state store (acct_mgmt, parallel, kill -9)" 91 tests/e2e/lockout.sh
+suite "e2e: strikes, lockout, trust rules, state store (acct_mgmt, parallel, kill -9)" 92 tests/e2e/lockout.sh
 suite "e2e: no free wrong finger on a slow disk (fsync over a second, Enter after each finger)" 12 tests/e2e/slow_disk.sh
 suite "e2e: terminal keys in real sudo and su (tmux, unshare), signals at the prompt, skips, lid" 114 tests/e2e/terminal.sh
 suite "e2e: presence (fake logind sessions, no terminal, no display, real su)" 53 tests/e2e/presence.sh

@@ -62,9 +62,7 @@ enroll() {
 # PAM_OPS the operations (default authenticate), PAM_RUNNER a command to run it through. Sets RC, OUT (everything the user saw), SECONDS_TAKEN.
 pam() {
     local svc=$1 user=$2 input=$3; shift 3
-    rm -f "$SOCK"
-    local sender=""
-    if [ $# -gt 0 ]; then python3 "$E2E/vsensor.py" "$SOCK" "$@" > "$T/vsensor.out" 2>&1 & sender=$!; fi
+    sensor_start "$@"
     # Someone must be able to answer (DESIGN.md §3): pamtester runs with no terminal, so it
     # stands for a client with a display (PAM_TTY ":0", as a display manager sets it) unless
     # PAM_NO_DISPLAY=1 (then nobody can answer, and the sensor is never offered).
@@ -75,14 +73,46 @@ pam() {
     # LD_PRELOAD=libpam_wrapper.so for pamtester alone: with `stdbuf -o0` also preloaded,
     # every run left a /tmp/pam.X copy behind, and pam_wrapper has only ~62 of those before
     # PAM silently falls back to the real /etc/pam.d. (PAM_RUNNER=ptyout.py keeps the order.)
-    printf '%s\n' "$input" | ${PAM_RUNNER:-} setsid -w timeout 60 env LD_PRELOAD=libpam_wrapper.so \
-        PAM_WRAPPER=1 PAM_WRAPPER_SERVICE_DIR="$T/pam.d" \
+    printf '%s\n' "$input" | ${PAM_RUNNER:-} "${WRAPPED[@]}" \
         pamtester -v $display ${PAM_ITEMS:-} "$svc" "$user" ${PAM_OPS:-authenticate} > "$T/out" 2>&1
     RC=$?
     end=$(date +%s.%N)
-    if [ -n "$sender" ]; then kill "$sender" 2>/dev/null; wait "$sender" 2>/dev/null; fi
+    sensor_stop
     OUT=$(cat "$T/out")
     SECONDS_TAKEN=$(echo "$end - $start" | bc 2>/dev/null || python3 -c "print(round($end-$start,2))")
+}
+# drive SERVICE PASSWORD "OPS" [vsensor commands...]: clients/pamdrive.c (built on first use)
+# runs OPS (auth, acct: any order, whatever each returns, on one handle, as sshd does) for
+# DRIVE_USER (default $TUSER), as pam() runs pamtester (PAM_RUNNER, pam_wrapper, no terminal,
+# PAM_TTY ":0"); DRIVE_DEBUG=1 adds the module's log lines. Sets RC, OUT.
+drive() {
+    local svc=$1 pw=$2 ops=$3; shift 3
+    [ -x "$T/pamdrive" ] || gcc -O2 -Wall -o "$T/pamdrive" "$E2E/clients/pamdrive.c" -lpam || return 1
+    sensor_start "$@"
+    local debug=()
+    [ "${DRIVE_DEBUG:-0}" = 1 ] && debug=(PAM_WRAPPER_DEBUGLEVEL=2)
+    # shellcheck disable=SC2086  # OPS is a word list
+    ${PAM_RUNNER:-} "${WRAPPED[@]}" "${debug[@]}" \
+        "$T/pamdrive" -I tty=:0 "$svc" "${DRIVE_USER:-$TUSER}" "$pw" $ops < /dev/null > "$T/out" 2>&1
+    RC=$?
+    sensor_stop
+    OUT=$(cat "$T/out")
+}
+# A PAM client's surroundings: no controlling terminal (setsid), a 60 s guard, pam_wrapper
+# reading the services in $T/pam.d.
+WRAPPED=(setsid -w timeout 60 env LD_PRELOAD=libpam_wrapper.so PAM_WRAPPER=1 "PAM_WRAPPER_SERVICE_DIR=$T/pam.d")
+# sensor_start [COMMANDS...]: vsensor.py sends COMMANDS to the virtual sensor in the background
+# (no COMMANDS: no sender); sensor_stop ends it.
+sensor_start() {
+    rm -f "$SOCK"
+    SENDER=""
+    [ $# -gt 0 ] || return 0
+    python3 "$E2E/vsensor.py" "$SOCK" "$@" > "$T/vsensor.out" 2>&1 &
+    SENDER=$!
+}
+sensor_stop() {
+    if [ -n "$SENDER" ]; then kill "$SENDER" 2>/dev/null; wait "$SENDER" 2>/dev/null; fi
+    return 0
 }
 
 # check NAME CONDITION...: one assertion; prints the output seen when it fails.
