@@ -17,8 +17,19 @@ enum helper_mode {
 	HELPER_ACCOUNT, /* `touchauth pam-account`: the password succeeded; clear the lockout */
 };
 
+/* One run of the helper. */
+struct helper_call {
+	enum helper_mode mode;
+	const struct options *opts;
+	const char *user;
+	const char *service;
+	int argc; /* the module's arguments, passed on as "arg" lines */
+	const char **argv;
+	struct terminal *term; /* the terminal the shim owns (terminal_take done), or NULL */
+};
+
 /*
- * term: the terminal the shim owns (terminal_take done), or NULL.  Its keys
+ * call->term, when not NULL: its keys
  * end the prompt: the helper is killed and reaped, *outcome is userFallback
  * (Enter, or the first typed byte: term->typing tells) or userCancel, and the
  * return is PAM_SUCCESS.  The caller restores the terminal.
@@ -28,8 +39,7 @@ enum helper_mode {
  * logged, and *outcome is TA_SYSTEM_CANCEL.  *strikes (when not NULL) is the
  * reply's `strikes` line, for the audit line, or -1.
  */
-int helper_run(pam_handle_t *pamh, enum helper_mode mode, const struct options *opts,
-	       const char *user, const char *service, int argc, const char **argv,
-	       struct terminal *term, enum ta_outcome *outcome, int *strikes);
+int helper_run(pam_handle_t *pamh, const struct helper_call *call, enum ta_outcome *outcome,
+	       int *strikes);
 
 #endif /* TOUCHAUTH_HELPER_H */

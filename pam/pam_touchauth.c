@@ -167,11 +167,10 @@ static void give_back_interrupt(void)
  * for the next module (pam_unix.so try_first_pass).  The terminal comes back
  * in its saved mode on every path, after the helper is reaped.
  */
-static void verify(pam_handle_t *pamh, const struct options *opts, const char *user,
-		   const char *service, const struct presence *presence, int argc,
-		   const char **argv, struct held_signals *held, enum ta_outcome *outcome,
-		   int *strikes)
+static void verify(pam_handle_t *pamh, struct helper_call *call, const struct presence *presence,
+		   struct held_signals *held, enum ta_outcome *outcome, int *strikes)
 {
+	const struct options *opts = call->opts;
 	struct terminal term;
 	enum terminal_use use;
 
@@ -186,7 +185,8 @@ static void verify(pam_handle_t *pamh, const struct options *opts, const char *u
 	 * conversation has no window for our prompt).
 	 */
 	if (use == TERMINAL_NOBODY ||
-	    (use == TERMINAL_NONE && (!presence->display || strncmp(service, "sudo", 4) == 0))) {
+	    (use == TERMINAL_NONE &&
+	     (!presence->display || strncmp(call->service, "sudo", 4) == 0))) {
 		if (opts->debug)
 			pam_syslog(pamh, LOG_DEBUG, "nobody at a terminal or a screen to answer");
 		*outcome = TA_BIOMETRY_NOT_AVAILABLE;
@@ -204,8 +204,9 @@ static void verify(pam_handle_t *pamh, const struct options *opts, const char *u
 	}
 
 	/* Sets outcome to systemCancel on every failure, and logs why. */
-	(void)helper_run(pamh, HELPER_VERIFY, opts, user, service, argc, argv,
-			 term.modified ? &term : NULL, outcome, strikes);
+	call->term = term.modified ? &term : NULL;
+	(void)helper_run(pamh, call, outcome, strikes);
+	call->term = NULL;
 
 	if (*outcome == TA_USER_FALLBACK && term.typing) {
 		switch (terminal_read_password(&term, TYPING_IDLE_SECONDS)) {
@@ -270,6 +271,7 @@ static int record_password(pam_handle_t *pamh, int argc, const char **argv)
 	struct options opts;
 	struct options_error err;
 	enum ta_outcome outcome = TA_SYSTEM_CANCEL;
+	struct helper_call call;
 	const void *ran = NULL, *service = NULL;
 	const char *user = NULL;
 
@@ -294,9 +296,13 @@ static int record_password(pam_handle_t *pamh, int argc, const char **argv)
 	if (pam_get_item(pamh, PAM_SERVICE, &service) != PAM_SUCCESS || service == NULL)
 		goto out;
 	(void)pam_set_data(pamh, AUTH_RAN_KEY, (void *)AUTH_RECORDED, NULL);
-	if (helper_run(pamh, HELPER_ACCOUNT, &opts, user, service, argc, argv, NULL, &outcome,
-		       NULL) != PAM_SUCCESS ||
-	    outcome != TA_SUCCESS)
+	call = (struct helper_call){ .mode = HELPER_ACCOUNT,
+				     .opts = &opts,
+				     .user = user,
+				     .service = service,
+				     .argc = argc,
+				     .argv = argv };
+	if (helper_run(pamh, &call, &outcome, NULL) != PAM_SUCCESS || outcome != TA_SUCCESS)
 		pam_syslog(pamh, LOG_ERR, "user %s: could not record the password authentication",
 			   user);
 	else if (opts.debug)
@@ -306,12 +312,35 @@ out:
 	return PAM_IGNORE;
 }
 
+/*
+ * Why the fingerprint is not offered, cheapest first and before anything is
+ * spawned (DESIGN.md §3), or NULL; *presence is then what verify() needs.
+ */
+static const char *skip_reason(pam_handle_t *pamh, const struct options *opts, const char *user,
+			       uid_t uid, const char *service, struct presence *presence)
+{
+	const char *refusal;
+
+	/* Cheapest first: most users a stack sees have no prints (one lstat). */
+	if (!has_print_dir(pamh, opts, user))
+		return "no enrolled prints";
+	refusal = presence_check(pamh, service, presence);
+	if (refusal != NULL)
+		return refusal;
+	if (lid_closed(opts))
+		return "lid closed";
+	if (is_disabled(opts, uid))
+		return "fingerprint turned off for this user";
+	return NULL;
+}
+
 PAM_EXTERN int pam_sm_authenticate(pam_handle_t *pamh, int flags, int argc, const char **argv)
 {
 	struct options opts;
 	struct options_error err;
 	struct presence presence;
 	struct held_signals held = { .fd = -1 };
+	struct helper_call call;
 	enum ta_outcome outcome = TA_SYSTEM_CANCEL;
 	const struct ta_outcome_info *info;
 	const char *user = NULL, *refusal;
@@ -348,30 +377,20 @@ PAM_EXTERN int pam_sm_authenticate(pam_handle_t *pamh, int flags, int argc, cons
 		pam_syslog(pamh, LOG_ERR, "cannot determine the service name");
 		goto out;
 	}
-	/* Cheapest first: most users a stack sees have no prints (one lstat). */
-	if (!has_print_dir(pamh, &opts, user)) {
-		if (opts.debug)
-			pam_syslog(pamh, LOG_DEBUG, "no enrolled prints");
-		goto out;
-	}
-	refusal = presence_check(pamh, service, &presence);
+	refusal = skip_reason(pamh, &opts, user, uid, service, &presence);
 	if (refusal != NULL) {
 		if (opts.debug)
 			pam_syslog(pamh, LOG_DEBUG, "%s", refusal);
 		goto out;
 	}
-	if (lid_closed(&opts)) {
-		if (opts.debug)
-			pam_syslog(pamh, LOG_DEBUG, "lid closed");
-		goto out;
-	}
-	if (is_disabled(&opts, uid)) {
-		if (opts.debug)
-			pam_syslog(pamh, LOG_DEBUG, "fingerprint turned off for this user");
-		goto out;
-	}
 
-	verify(pamh, &opts, user, service, &presence, argc, argv, &held, &outcome, &strikes);
+	call = (struct helper_call){ .mode = HELPER_VERIFY,
+				     .opts = &opts,
+				     .user = user,
+				     .service = service,
+				     .argc = argc,
+				     .argv = argv };
+	verify(pamh, &call, &presence, &held, &outcome, &strikes);
 	if (outcome == TA_SUCCESS)
 		(void)pam_set_data(pamh, AUTH_RAN_KEY, (void *)AUTH_MATCHED, NULL);
 

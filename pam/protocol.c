@@ -1,8 +1,9 @@
 /*
- * Strict incremental parser of the helper's reply (docs/PROTOCOL.md).
- * Anything unexpected is a protocol error, which the caller turns into
- * systemCancel: a parser that guesses is a parser that can be talked into
- * PAM_SUCCESS.
+ * Both directions of docs/PROTOCOL.md.  The request's encoder writes only
+ * lines the helper's strict decoder takes.  The reply's parser is strict and
+ * incremental: anything unexpected is a protocol error, which the caller
+ * turns into systemCancel: a parser that guesses is a parser that can be
+ * talked into PAM_SUCCESS.
  */
 #include "protocol.h"
 
@@ -30,6 +31,59 @@ const struct ta_outcome_info ta_outcomes[TA_OUTCOME_COUNT] = {
 	[TA_PASSWORD_NOT_SET] = { "passwordNotSet", PAM_CODE(PAM_AUTHINFO_UNAVAIL) },
 	[TA_PASSWORD_REQUIRED] = { "passwordRequired", PAM_CODE(PAM_AUTHINFO_UNAVAIL) },
 };
+
+static int has_control_byte(const char *s)
+{
+	for (; *s != '\0'; s++) {
+		unsigned char c = (unsigned char)*s;
+
+		if (c < 0x20 || c == 0x7f)
+			return 1;
+	}
+	return 0;
+}
+
+/* Append "prefix value\n" if it is a valid protocol line. */
+static int append_line(struct request *r, const char *prefix, const char *value)
+{
+	size_t plen = strlen(prefix), vlen = strlen(value);
+
+	if (has_control_byte(value) || plen + vlen + 1 > TA_LINE_MAX ||
+	    r->len + plen + vlen + 1 > TA_REQUEST_MAX)
+		return -1;
+	memcpy(r->buf + r->len, prefix, plen);
+	memcpy(r->buf + r->len + plen, value, vlen);
+	r->buf[r->len + plen + vlen] = '\n';
+	r->len += plen + vlen + 1;
+	return 0;
+}
+
+enum request_error request_begin(struct request *r, const char *user, const char *service,
+				 int offer_enter)
+{
+	r->len = 0;
+	r->nargs = 0;
+	if (append_line(r, "touchauth-request 1", "") != 0 || append_line(r, "user ", user) != 0)
+		return REQUEST_BAD_USER;
+	if (append_line(r, "service ", service) != 0)
+		return REQUEST_BAD_SERVICE;
+	/* So the helper's hint names only a key we really take. */
+	(void)append_line(r, "fallback ", offer_enter ? "enter" : "none");
+	return REQUEST_OK;
+}
+
+int request_arg(struct request *r, const char *arg)
+{
+	if (r->nargs == TA_REQUEST_ARGS_MAX || append_line(r, "arg ", arg) != 0)
+		return -1;
+	r->nargs++;
+	return 0;
+}
+
+void request_end(struct request *r)
+{
+	(void)append_line(r, "end", "");
+}
 
 static const char header[] = "touchauth 1";
 static const char info_prefix[] = "info ";

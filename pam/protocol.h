@@ -1,7 +1,8 @@
 /*
- * The helper's reply (docs/PROTOCOL.md, "Reply: helper -> shim"): an incremental,
- * strict parser.  Pure: no I/O, no allocation, no PAM calls, so it can be
- * tested byte by byte and fuzzed.
+ * Both directions of docs/PROTOCOL.md: the request the shim writes (an
+ * encoder that refuses what is not a protocol line) and the helper's reply
+ * (an incremental, strict parser).  Pure: no I/O, no allocation, no PAM
+ * calls, so it can be tested byte by byte and fuzzed.
  */
 #ifndef TOUCHAUTH_PROTOCOL_H
 #define TOUCHAUTH_PROTOCOL_H
@@ -13,6 +14,31 @@
 #define TA_REPLY_LINES_MAX  64
 #define TA_TEXT_MAX	    1000 /* bytes of <text> after "info " or "error " */
 #define TA_REQUEST_ARGS_MAX 32
+
+/* The request: header, user, service, fallback, TA_REQUEST_ARGS_MAX args, end. */
+#define TA_REQUEST_MAX ((5 + TA_REQUEST_ARGS_MAX) * TA_LINE_MAX)
+
+struct request {
+	char buf[TA_REQUEST_MAX]; /* the lines, not NUL-terminated */
+	size_t len;
+	int nargs;
+};
+
+enum request_error { REQUEST_OK, REQUEST_BAD_USER, REQUEST_BAD_SERVICE };
+
+/*
+ * The header, user, service and fallback lines ("enter" when the shim reads
+ * Enter from a terminal, otherwise "none").  A user or service name with a
+ * control byte, or too long for a line, is refused: nothing usable is left.
+ */
+enum request_error request_begin(struct request *r, const char *user, const char *service,
+				 int offer_enter);
+
+/* One "arg" line: 0, or -1 (left out) for a control byte, a line too long, or one too many. */
+int request_arg(struct request *r, const char *arg);
+
+/* The "end" line: the request is complete. */
+void request_end(struct request *r);
 
 /* The outcomes of DESIGN.md §1, in its order. */
 enum ta_outcome {

@@ -9,8 +9,13 @@
 #include "../helper.c"
 
 #include <dirent.h>
+#include <fcntl.h>
 #include <pty.h>
 #include <stdarg.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <time.h>
 
 static char messages[4096];
 static char log_lines[8192];
@@ -196,6 +201,7 @@ static void run(const char *name, enum ta_outcome want, int trusted, const char 
 		const char *want_log)
 {
 	struct options opts;
+	struct helper_call call;
 	struct sigaction before, after;
 	sigset_t mask_before, mask_after;
 	enum ta_outcome outcome;
@@ -210,8 +216,8 @@ static void run(const char *name, enum ta_outcome want, int trusted, const char 
 	sigaction(SIGCHLD, NULL, &before);
 	pthread_sigmask(SIG_SETMASK, NULL, &mask_before);
 
-	rc = helper_run((pam_handle_t *)dir, HELPER_VERIFY, &opts, "root", "test", 1, argv, NULL,
-			&outcome, NULL);
+	call = (struct helper_call){ HELPER_VERIFY, &opts, "root", "test", 1, argv, NULL };
+	rc = helper_run((pam_handle_t *)dir, &call, &outcome, NULL);
 
 	snprintf(what, sizeof(what), "%s: outcome %s", name, ta_outcomes[outcome].name);
 	expect(outcome == want && (rc == PAM_SUCCESS) == trusted, what);
@@ -244,6 +250,7 @@ static void run(const char *name, enum ta_outcome want, int trusted, const char 
 static void test_hangup(void)
 {
 	struct options opts;
+	struct helper_call call;
 	struct terminal term;
 	enum ta_outcome outcome = TA_SUCCESS;
 	struct timespec t0, t1;
@@ -263,8 +270,8 @@ static void test_hangup(void)
 	snprintf(opts.helper, sizeof(opts.helper), "%s/hang", dir);
 	messages[0] = log_lines[0] = '\0';
 	clock_gettime(CLOCK_MONOTONIC, &t0);
-	rc = helper_run((pam_handle_t *)dir, HELPER_VERIFY, &opts, "root", "test", 1, argv, &term,
-			&outcome, NULL);
+	call = (struct helper_call){ HELPER_VERIFY, &opts, "root", "test", 1, argv, &term };
+	rc = helper_run((pam_handle_t *)dir, &call, &outcome, NULL);
 	clock_gettime(CLOCK_MONOTONIC, &t1);
 	ms = (t1.tv_sec - t0.tv_sec) * 1000 + (t1.tv_nsec - t0.tv_nsec) / 1000000;
 	expect(rc == PAM_SUCCESS && outcome == TA_SYSTEM_CANCEL,

@@ -341,6 +341,42 @@ static void check_strikes(void)
 	check(strikes_of(H "result success\n") == -1, "no strikes line", "value", "not -1");
 }
 
+/* The request's encoder writes only lines the helper takes, in docs/PROTOCOL.md's order. */
+static int request_is(const struct request *r, const char *want)
+{
+	return r->len == strlen(want) && memcmp(r->buf, want, r->len) == 0;
+}
+
+static void check_request(void)
+{
+	static struct request r;
+	static char long_arg[TA_LINE_MAX];
+
+	check(request_begin(&r, "alice", "sudo", 1) == REQUEST_OK &&
+		  request_arg(&r, "debug") == 0 &&
+		  (request_end(&r), request_is(&r, "touchauth-request 1\nuser alice\nservice "
+						   "sudo\nfallback enter\narg debug\nend\n")),
+	      "request", "encode", "not the expected lines");
+	check(request_begin(&r, "bob", "login", 0) == REQUEST_OK &&
+		  (request_end(&r),
+		   request_is(&r, "touchauth-request 1\nuser bob\nservice login\nfallback "
+				  "none\nend\n")),
+	      "request without Enter", "encode", "fallback not none");
+	check(request_begin(&r, "al\nice", "sudo", 1) == REQUEST_BAD_USER, "request user",
+	      "newline", "accepted");
+	check(request_begin(&r, "alice", "su\x7f", 1) == REQUEST_BAD_SERVICE, "request service",
+	      "DEL", "accepted");
+	memset(long_arg, 'a', sizeof(long_arg) - 4); /* "arg " + 1020 + "\n" > TA_LINE_MAX */
+	long_arg[sizeof(long_arg) - 4] = '\0';
+	(void)request_begin(&r, "alice", "sudo", 1);
+	check(request_arg(&r, long_arg) == -1 && request_arg(&r, "a\tb") == -1 && r.nargs == 0,
+	      "request arg", "too long, control byte", "accepted");
+	for (int i = 0; i < TA_REQUEST_ARGS_MAX; i++)
+		(void)request_arg(&r, "debug");
+	check(r.nargs == TA_REQUEST_ARGS_MAX && request_arg(&r, "debug") == -1, "request args",
+	      "one too many", "accepted");
+}
+
 int main(void)
 {
 	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++)
@@ -349,6 +385,7 @@ int main(void)
 	check_mapping();
 	check_sticky();
 	check_strikes();
+	check_request();
 	if (assertions_failed)
 		printf("(%d assertions, %d failed)\n", assertions, assertions_failed);
 	else

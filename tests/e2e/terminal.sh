@@ -65,6 +65,9 @@ tm set-option -g history-limit 0 > /dev/null
 start() {
     rm -f "$W/u/before" "$W/u/after" "$W/u/rc" "$W/u/ran" "$SOCK"
     tm send-keys -t "t:$1" "clear; stty -g > $W/u/before; ($2; exit \$?); echo \$? > $W/u/rc; stty -g > $W/u/after" Enter
+    # Past the clear: a wait_for right after must not find the previous case's screen (the
+    # fingerprint prompt still shown above sudo's own password prompt matched once).
+    wait_file "$W/u/before"
 }
 finish() { wait_file "$W/u/after"; OUT=$(screen "$1"); }
 rc_is() { [ "$(cat "$W/u/rc" 2>/dev/null)" = "$1" ]; }

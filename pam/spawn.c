@@ -1,0 +1,410 @@
+/*
+ * The helper's process (spawn.h): the exec recipe (DESIGN.md §4), after
+ * pam_unix's _unix_run_helper_binary: root-owned binary at an absolute path,
+ * fixed argv, an environment of locale variables only, pipes on stdin/stdout,
+ * /dev/null on stderr, no other fd, default signal dispositions and an empty
+ * mask, its own process group, SIGCHLD at its default while we wait, kill
+ * and reap.  The host process must come out exactly as it went in: no
+ * handler, no pending signal, no zombie, no fd.
+ */
+#include "spawn.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <poll.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/prctl.h>
+#include <sys/stat.h>
+#include <sys/syscall.h>
+#include <sys/wait.h>
+#include <syslog.h>
+#include <unistd.h>
+
+#include <security/pam_ext.h>
+
+#include "options.h"
+
+#define REAP_SLEEP_MAX_MS 50
+#define STOP_GRACE_MS	  200 /* SIGTERM -> SIGKILL when the user ends the prompt */
+
+/* The environment is these, when their values look like a locale name. */
+static const char *const locale_vars[] = {
+	"LANG", "LANGUAGE", "LC_ALL", "LC_MESSAGES", "LC_CTYPE",
+};
+#define NLOCALE_VARS	   (sizeof(locale_vars) / sizeof(locale_vars[0]))
+#define LOCALE_VALUE_MAX   64
+#define LOCALE_VALUE_CHARS "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_.@:-"
+
+struct helper_env {
+	char store[NLOCALE_VARS][16 + LOCALE_VALUE_MAX];
+	char *envp[NLOCALE_VARS + 1];
+};
+
+static void build_env(struct helper_env *env)
+{
+	size_t n = 0;
+
+	for (size_t i = 0; i < NLOCALE_VARS; i++) {
+		const char *v = getenv(locale_vars[i]);
+		size_t len;
+
+		if (v == NULL)
+			continue;
+		len = strlen(v);
+		if (len < 1 || len > LOCALE_VALUE_MAX || strspn(v, LOCALE_VALUE_CHARS) != len)
+			continue;
+		snprintf(env->store[n], sizeof(env->store[n]), "%s=%s", locale_vars[i], v);
+		env->envp[n] = env->store[n];
+		n++;
+	}
+	env->envp[n] = NULL;
+}
+
+/* Refuse a helper that anyone but root could have replaced. */
+int spawn_check(pam_handle_t *pamh, const char *path)
+{
+	struct stat st;
+
+	if (stat(path, &st) != 0) {
+		pam_syslog(pamh, LOG_ERR, "helper %s: %m", path);
+		return PAM_AUTHINFO_UNAVAIL;
+	}
+	if (trusted_by_root(pamh, path, &st) != 0)
+		return PAM_AUTHINFO_UNAVAIL;
+	if (!(st.st_mode & (S_IXUSR | S_IXGRP | S_IXOTH))) {
+		pam_syslog(pamh, LOG_ERR, "helper %s is not executable", path);
+		return PAM_AUTHINFO_UNAVAIL;
+	}
+	return PAM_SUCCESS;
+}
+
+struct timespec deadline_after(int seconds)
+{
+	struct timespec t;
+
+	clock_gettime(CLOCK_MONOTONIC, &t);
+	t.tv_sec += seconds;
+	return t;
+}
+
+/* Milliseconds until the deadline, 0 once it has passed. */
+int ms_left(const struct timespec *deadline)
+{
+	struct timespec now;
+	long long ms;
+
+	clock_gettime(CLOCK_MONOTONIC, &now);
+	ms = (long long)(deadline->tv_sec - now.tv_sec) * 1000 +
+	     (deadline->tv_nsec - now.tv_nsec) / 1000000;
+	if (ms <= 0)
+		return 0;
+	return ms > 1000000 ? 1000000 : (int)ms;
+}
+
+/* In the child: only async-signal-safe calls from here to execve. */
+__attribute__((noreturn)) static void exec_child(const char *command, const char *path, int req,
+						 int reply, int devnull, char *const envp[],
+						 pid_t host)
+{
+	char *const argv[] = { (char *)"touchauth", (char *)command, NULL };
+	struct sigaction dfl;
+	sigset_t empty;
+	int in, out, err;
+
+	/*
+	 * Move our three fds above 2 first: if the host runs with 0, 1 or 2
+	 * closed, a pipe end may sit on one of them and a direct dup2 would
+	 * clobber it (or, dup2(fd, fd), keep its close-on-exec flag).
+	 */
+	in = fcntl(req, F_DUPFD_CLOEXEC, 3);
+	out = fcntl(reply, F_DUPFD_CLOEXEC, 3);
+	err = fcntl(devnull, F_DUPFD_CLOEXEC, 3);
+	if (in < 0 || out < 0 || err < 0)
+		_exit(127);
+	if (dup2(in, 0) != 0 || dup2(out, 1) != 1 || dup2(err, 2) != 2)
+		_exit(127);
+	if (close_range(3, ~0U, 0) != 0) {
+		long max = sysconf(_SC_OPEN_MAX);
+
+		for (int fd = 3; fd < (max > 0 && max < 65536 ? max : 65536); fd++)
+			close(fd);
+	}
+
+	/* Ignored signals stay ignored across execve; caught ones are reset anyway. */
+	memset(&dfl, 0, sizeof(dfl));
+	dfl.sa_handler = SIG_DFL;
+	sigemptyset(&dfl.sa_mask);
+	for (int sig = 1; sig < NSIG; sig++) {
+		if (sig != SIGKILL && sig != SIGSTOP)
+			(void)sigaction(sig, &dfl, NULL);
+	}
+	/* sudo blocks SIGINT; the helper must see Ctrl-C. */
+	sigemptyset(&empty);
+	(void)sigprocmask(SIG_SETMASK, &empty, NULL);
+
+	/*
+	 * Nothing outlives the prompt: its own process group, so the shim ends
+	 * whatever the helper started with it; and gone with the host, even one
+	 * killed by SIGKILL (the parent-death signal survives this execve: the
+	 * helper is not setuid for a root host).  A host that died before the
+	 * prctl is caught by the getppid check.
+	 */
+	if (setpgid(0, 0) != 0 || prctl(PR_SET_PDEATHSIG, SIGKILL) != 0 || getppid() != host)
+		_exit(127);
+
+	/*
+	 * pam_unix's recipe: a setuid host (sudo, su) runs us with real uid = the
+	 * user.  The helper takes a non-root real uid for a caller that may only
+	 * verify itself (a screen locker through the setuid helper), so make it
+	 * root all through; with no root to give (a screen locker) the helper's
+	 * own setuid bit decides.
+	 */
+	if (geteuid() == 0 && setuid(0) != 0)
+		_exit(127);
+	execve(path, argv, envp);
+	_exit(127);
+}
+
+/*
+ * The host may ignore SIGCHLD (then the kernel reaps for it and our waitpid
+ * fails) or catch it (and reap our child in its handler): it is at its
+ * default from here to spawn_release.
+ */
+static int default_sigchld(pam_handle_t *pamh, struct spawn *sp)
+{
+	struct sigaction dfl;
+
+	memset(&dfl, 0, sizeof(dfl));
+	dfl.sa_handler = SIG_DFL;
+	sigemptyset(&dfl.sa_mask);
+	if (sigaction(SIGCHLD, &dfl, &sp->old_chld) != 0) {
+		pam_syslog(pamh, LOG_ERR, "sigaction: %m");
+		return PAM_SYSTEM_ERR;
+	}
+	sp->chld_saved = 1;
+	return PAM_SUCCESS;
+}
+
+int spawn_start(pam_handle_t *pamh, const char *path, const char *command, struct spawn *sp)
+{
+	struct helper_env env;
+	sigset_t all, old_mask;
+	int req[2] = { -1, -1 }, reply[2] = { -1, -1 }, devnull = -1, retval = PAM_SYSTEM_ERR;
+	pid_t host;
+
+	build_env(&env);
+	if (pipe2(req, O_CLOEXEC) != 0 || pipe2(reply, O_CLOEXEC) != 0) {
+		pam_syslog(pamh, LOG_ERR, "pipe2: %m");
+		goto out;
+	}
+	/* Only our end: the child's end of the pipe is its own file description. */
+	if (fcntl(req[1], F_SETFL, O_NONBLOCK) != 0) {
+		pam_syslog(pamh, LOG_ERR, "fcntl: %m");
+		goto out;
+	}
+	devnull = open("/dev/null", O_RDWR | O_CLOEXEC);
+	if (devnull < 0) {
+		pam_syslog(pamh, LOG_ERR, "/dev/null: %m");
+		goto out;
+	}
+	if (default_sigchld(pamh, sp) != PAM_SUCCESS)
+		goto out;
+
+	/* No host handler may run in the child before it resets them. */
+	sigfillset(&all);
+	pthread_sigmask(SIG_SETMASK, &all, &old_mask);
+	host = getpid();
+	sp->pid = fork();
+	if (sp->pid == 0)
+		exec_child(command, path, req[0], reply[1], devnull, env.envp, host);
+	/* Both sides set the group, so no kill can come before it exists (EACCES after exec
+	 * is fine). */
+	if (sp->pid > 0)
+		(void)setpgid(sp->pid, sp->pid);
+	if (sp->pid < 0)
+		pam_syslog(pamh, LOG_ERR, "fork: %m");
+	pthread_sigmask(SIG_SETMASK, &old_mask, NULL);
+	if (sp->pid < 0)
+		goto out;
+	sp->to_child = req[1];
+	sp->from_child = reply[0];
+	req[1] = reply[0] = -1;
+	retval = PAM_SUCCESS;
+out:
+	/* The child's ends closed, so EOF on the reply means the helper closed it. */
+	for (int i = 0; i < 2; i++) {
+		if (req[i] >= 0)
+			close(req[i]);
+		if (reply[i] >= 0)
+			close(reply[i]);
+	}
+	if (devnull >= 0)
+		close(devnull);
+	return retval;
+}
+
+void spawn_release(struct spawn *sp)
+{
+	if (sp->chld_saved)
+		(void)sigaction(SIGCHLD, &sp->old_chld, NULL);
+	sp->chld_saved = 0;
+	if (sp->to_child >= 0)
+		close(sp->to_child);
+	if (sp->from_child >= 0)
+		close(sp->from_child);
+	sp->to_child = sp->from_child = -1;
+}
+
+static void sleep_ms(int ms)
+{
+	struct timespec t = { ms / 1000, (long)(ms % 1000) * 1000000L };
+
+	/* An interrupted sleep only makes the next waitpid come sooner. */
+	(void)nanosleep(&t, NULL);
+}
+
+/* After SIGKILL, which cannot be caught, a blocking wait ends promptly. */
+static int wait_killed(pam_handle_t *pamh, pid_t pid, int *status)
+{
+	while (waitpid(pid, status, 0) < 0) {
+		if (errno != EINTR) {
+			pam_syslog(pamh, LOG_ERR, "waitpid: %m");
+			return PAM_SYSTEM_ERR;
+		}
+	}
+	return PAM_SUCCESS;
+}
+
+/*
+ * The helper's group, or the helper alone if its group was never made: its
+ * child sets it before execve and we set it after fork, so it is there
+ * before anything could be signalled, unless the child died first.
+ */
+static void signal_helper(pid_t pid, int sig)
+{
+	if (kill(-pid, sig) != 0)
+		(void)kill(pid, sig);
+}
+
+/*
+ * 1 when the helper has ended but is not reaped yet (a zombie keeps its pid
+ * and group id ours, so signalling the group cannot hit a stranger), 0 while
+ * it runs, -1 on an error (ECHILD: something else in the host reaped it).
+ */
+static int ended(pid_t pid)
+{
+	siginfo_t si;
+
+	for (;;) {
+		memset(&si, 0, sizeof(si));
+		if (waitid(P_PID, (id_t)pid, &si, WEXITED | WNOHANG | WNOWAIT) == 0)
+			return si.si_pid == pid;
+		if (errno != EINTR)
+			return -1;
+	}
+}
+
+/*
+ * Nothing outlives the prompt: whatever the helper started in its group goes
+ * with it (a helper that hangs in a child, or leaves one behind), then the
+ * helper is reaped.  Its status is kept if it had ended already.
+ */
+int spawn_kill_and_reap(pam_handle_t *pamh, pid_t pid, int *status)
+{
+	signal_helper(pid, SIGKILL);
+	return wait_killed(pamh, pid, status);
+}
+
+/*
+ * The user ended the prompt (Enter, typing, Ctrl-C): SIGTERM first, which the
+ * helper takes as "cancel the scan" and refunds the strike charged for a scan
+ * that reached no verdict (PamVerify.swift, Termination); SIGKILL after
+ * STOP_GRACE_MS whatever happens.  No wrong finger goes uncounted either way:
+ * its strike is on disk before its scan is offered; a kill before the refund
+ * only costs the user that strike.  A helper that ends at once costs the user
+ * about a millisecond.
+ */
+void spawn_stop_gently(pam_handle_t *pamh, pid_t pid, int *status)
+{
+	struct timespec now, grace;
+
+	clock_gettime(CLOCK_MONOTONIC, &now);
+	grace.tv_sec = now.tv_sec + (now.tv_nsec + STOP_GRACE_MS * 1000000L) / 1000000000L;
+	grace.tv_nsec = (now.tv_nsec + STOP_GRACE_MS * 1000000L) % 1000000000L;
+	signal_helper(pid, SIGTERM);
+	for (;;) {
+		int r = ended(pid);
+
+		if (r < 0) {
+			/* Reaped elsewhere; never signal a pid we no longer own. */
+			pam_syslog(pamh, LOG_ERR, "waitid: %m");
+			return;
+		}
+		if (r == 1 || ms_left(&grace) == 0)
+			break;
+		sleep_ms(1);
+	}
+	(void)spawn_kill_and_reap(pamh, pid, status);
+}
+
+/* Why a helper that did not exit 0 ended, in the words the tests look for. */
+void spawn_log_end(pam_handle_t *pamh, int status)
+{
+	if (WIFSIGNALED(status))
+		pam_syslog(pamh, LOG_ERR, "helper killed by signal %d", WTERMSIG(status));
+	else
+		pam_syslog(pamh, LOG_ERR, "helper exit status %d", WEXITSTATUS(status));
+}
+
+/*
+ * Wait for pid until the deadline without blocking: a helper that closed
+ * stdout but hangs must not hang the host.  At the deadline, SIGKILL and a
+ * blocking wait, so no zombie is left.
+ */
+int spawn_reap(pam_handle_t *pamh, pid_t pid, const struct timespec *deadline, int *status)
+{
+	/*
+	 * A pidfd is readable the moment the child exits.  The helper closes its
+	 * output just before it exits, so polling with sleeps cost every match a
+	 * whole first sleep (~1 ms, scripts/bench.sh).  Without pidfd_open (Linux
+	 * < 5.3) the sleeps remain.
+	 */
+	int pidfd = (int)syscall(SYS_pidfd_open, pid, 0);
+	int delay = 1, retval = PAM_AUTHINFO_UNAVAIL;
+
+	for (;;) {
+		int r = ended(pid), ms;
+
+		if (r == 1) {
+			retval = spawn_kill_and_reap(pamh, pid, status);
+			goto out;
+		}
+		if (r < 0) {
+			/* ECHILD: something else in the host reaped it; its status is lost. */
+			pam_syslog(pamh, LOG_ERR, "waitid: %m");
+			retval = PAM_SYSTEM_ERR;
+			goto out;
+		}
+		ms = ms_left(deadline);
+		if (ms == 0)
+			break;
+		if (pidfd >= 0) {
+			struct pollfd pfd = { .fd = pidfd, .events = POLLIN };
+
+			(void)poll(&pfd, 1, ms); /* EINTR: waitpid again */
+			continue;
+		}
+		sleep_ms(delay < ms ? delay : ms);
+		if (delay < REAP_SLEEP_MAX_MS)
+			delay *= 2;
+	}
+
+	pam_syslog(pamh, LOG_ERR, "helper timed out after closing its output; killing it");
+	(void)spawn_kill_and_reap(pamh, pid, status);
+out:
+	if (pidfd >= 0)
+		close(pidfd);
+	return retval;
+}
