@@ -34,6 +34,7 @@ chmod 0755 "$W"
 mkdir "$W/u"
 chmod 0777 "$W/u"
 TMUX_SOCK="$W/tmux.sock"
+source "$E2E/ttykit.sh"
 # The tmux server is the namespace's last process: killing it unmounts everything.
 trap 'tm kill-server 2>/dev/null; rm -rf "$W" "$T"' EXIT
 
@@ -46,10 +47,6 @@ printf '%s\n' 'Defaults !lecture, timestamp_timeout=0' 'root ALL=(ALL:ALL) ALL' 
     "$TUSER ALL=(root) ALL" > "$T/sudoers"
 chmod 0440 "$T/sudoers"
 
-shell_as() {  # the command line of an interactive shell of user $1, nothing inherited
-    echo "setpriv --reuid=$1 --regid=$1 --init-groups env -i HOME=$W/u TERM=screen" \
-         "PATH=/usr/sbin:/usr/bin:/sbin:/bin PS1='\$ ' bash --norc --noprofile"
-}
 unshare -m sh -c 'mount --bind "$1" /etc/pam.d/sudo && mount --bind "$2" /etc/pam.d/su &&
     mount --bind "$3" /etc/sudoers && mount --bind "$6" /etc/pam.d/login &&
     exec tmux -S "$4" -f /dev/null new-session -d -s t -n sudo -x 160 -y 50 "$5"' \
@@ -59,69 +56,6 @@ tm new-window -d -t t -n su "$(shell_as "$SU_USER")"
 tm new-window -d -t t -n login "env -i HOME=$W/u TERM=screen PATH=/usr/sbin:/usr/bin:/sbin:/bin PS1='# ' bash --norc --noprofile"
 tm set-option -g history-limit 0 > /dev/null
 
-# start WINDOW COMMAND: runs COMMAND in the window's shell between two `stty -g`, recording its
-# exit status; clears the screen and the traces first. (In a subshell: an interactive bash whose
-# child dies of SIGINT drops the rest of the line.)
-start() {
-    rm -f "$W/u/before" "$W/u/after" "$W/u/rc" "$W/u/ran" "$SOCK"
-    tm send-keys -t "t:$1" "clear; stty -g > $W/u/before; ($2; exit \$?); echo \$? > $W/u/rc; stty -g > $W/u/after" Enter
-    # Past the clear: a wait_for right after must not find the previous case's screen (the
-    # fingerprint prompt still shown above sudo's own password prompt matched once).
-    wait_file "$W/u/before"
-}
-finish() { wait_file "$W/u/after"; OUT=$(screen "$1"); }
-rc_is() { [ "$(cat "$W/u/rc" 2>/dev/null)" = "$1" ]; }
-ran() { [ -e "$W/u/ran" ]; }
-stty_same() { [ -s "$W/u/before" ] && cmp -s "$W/u/before" "$W/u/after"; }
-sensor_never_armed() { [ ! -e "$SOCK" ]; }
-# No helper alive below the window's shell (shell -> subshell -> sudo or su -> helper).
-no_helper_left() {
-    local todo found=""
-    todo=$(tm display -p -t "t:$1" '#{pane_pid}')
-    while [ -n "$todo" ]; do
-        local next=""
-        for p in $todo; do
-            [ "$(cat /proc/"$p"/comm 2>/dev/null)" = touchauth ] && found+=" $p"
-            next+=" $(pgrep -P "$p" | tr '\n' ' ')"
-        done
-        todo=$(echo $next)
-    done
-    [ -z "$found" ]
-}
-helper_alive() { ! no_helper_left "$1"; }
-# helper_pid WINDOW: the pid of the helper below the window's shell (empty if none);
-# below WINDOW NAME: the same for the first process called NAME.
-helper_pid() { below "$1" touchauth; }
-below() {
-    local todo
-    todo=$(tm display -p -t "t:$1" '#{pane_pid}')
-    while [ -n "$todo" ]; do
-        local next=""
-        for p in $todo; do
-            [ "$(cat /proc/"$p"/comm 2>/dev/null)" = "$2" ] && { echo "$p"; return; }
-            next+=" $(pgrep -P "$p" | tr '\n' ' ')"
-        done
-        todo=$(echo $next)
-    done
-}
-# gone PID: not running (an orphan's zombie counts as gone: this VM's init does not reap).
-gone() { local st; st=$(sed -n 's/^[0-9]* ([^)]*) \(.\).*/\1/p' "/proc/$1/stat" 2>/dev/null); [ -z "$st" ] || [ "$st" = Z ]; }
-# wait_gone PID: until it is gone (bounded: 5 s).
-wait_gone() { local i; for i in $(seq 500); do gone "$1" && return 0; sleep 0.01; done; return 1; }
-# input_queued WINDOW: bytes typed into the window's terminal that nobody has read yet.
-input_queued() {
-    /usr/bin/python3 -c 'import fcntl, os, struct, sys, termios
-fd = os.open(sys.argv[1], os.O_RDONLY | os.O_NOCTTY | os.O_NONBLOCK)
-print(struct.unpack("i", fcntl.ioctl(fd, termios.FIONREAD, b"\0" * 4))[0])' "$(tm display -p -t "t:$1" '#{pane_tty}')"
-}
-# wait_read WINDOW: until everything typed into it has been read (by the module, at the prompt).
-wait_read() { local i; for i in $(seq 500); do [ "$(input_queued "$1")" = 0 ] && return 0; sleep 0.01; done; return 1; }
-# wait_prompts WINDOW N: until the fingerprint prompt has been shown N times.
-wait_prompts() {
-    local i
-    for i in $(seq 1000); do [ "$(screen "$1" | grep -cF -- "$PROMPT")" -ge "$2" ] && return 0; sleep 0.01; done
-    return 1
-}
 PROMPT="Place your finger on the fingerprint reader"
 HINT="[Enter Password] press Enter, or type your password"
 SUDO_PW="password for $TUSER"

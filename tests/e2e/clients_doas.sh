@@ -1,0 +1,138 @@
+#!/usr/bin/env bash
+# doas (OpenDoas, Debian's opendoas, PAM service "doas") for real, in tmux, as a test user with a
+# password, in a private mount namespace: an overlay over /etc gives it our /etc/pam.d/doas and a
+# /etc/doas.conf of ours (the machine's /etc is never written). The finger, Enter then the
+# password, the password typed at the prompt, Ctrl-C, a locked user, a wrong finger three
+# times; each case's sensor socket says whether the sensor was armed (ttykit.sh).
+source "$(dirname "$0")/lib.sh"
+
+for tool in tmux unshare setpriv; do
+    command -v "$tool" > /dev/null || { echo "missing $tool"; echo "0 passed, 1 failed"; exit 1; }
+done
+if ! command -v doas > /dev/null; then
+    # policy-rc.d: no service may start while installing (doas has none, its dependencies none).
+    created=""; [ -e /usr/sbin/policy-rc.d ] || { printf '#!/bin/sh\nexit 101\n' > /usr/sbin/policy-rc.d; chmod 0755 /usr/sbin/policy-rc.d; created=1; }
+    DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends opendoas > "$T/apt.log" 2>&1 \
+        || { apt-get update > /dev/null 2>&1; DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends opendoas >> "$T/apt.log" 2>&1; }
+    [ -n "$created" ] && rm -f /usr/sbin/policy-rc.d
+    command -v doas > /dev/null || { cat "$T/apt.log"; echo "cannot install opendoas"; echo "0 passed, 1 failed"; exit 1; }
+fi
+
+make_user "$TUSER" "$TPASS"
+CONF="$T/touchauth.conf"
+S=$(mktemp -d /tmp/touchauth-doas-state.XXXXXX); chmod 0755 "$S"
+conf() {
+    write_config "$CONF" "helper=$HELPER" "state_dir=$S/state" "password_after_boot=no" \
+        "password_max_age=0" "password_after_enroll_change=no" "$@"
+}
+conf
+enroll "$TUSER" right-index-finger tu-right-index
+
+W=$(mktemp -d /tmp/touchauth-tty.XXXXXX)
+chmod 0755 "$W"; mkdir "$W/u"; chmod 0777 "$W/u"
+TMUX_SOCK="$W/tmux.sock"
+source "$E2E/ttykit.sh"
+trap 'tm kill-server 2>/dev/null; rm -rf "$W" "$T" "$S"' EXIT
+
+# /etc as the machine has it, with our doas.conf and pam.d/doas on top (overlayfs, this
+# namespace only): doas.conf must be root's and not writable by others, as doas checks.
+mkdir -p "$T/etc-up/pam.d" "$T/etc-work"
+printf 'permit %s as root\n' "$TUSER" > "$T/etc-up/doas.conf"
+# pam_exec first: its marker proves that doas entered pam_authenticate at all.
+printf '%s\n' "auth optional pam_exec.so quiet /usr/bin/touch $W/u/reached" \
+    "auth [success=done abort=die default=ignore] $MODULE config=$CONF debug" \
+    "auth required pam_unix.so try_first_pass nodelay" "account required pam_permit.so" \
+    "session required pam_permit.so" > "$T/etc-up/pam.d/doas"
+chmod 0644 "$T/etc-up/doas.conf" "$T/etc-up/pam.d/doas"
+unshare -m sh -c 'mount -t overlay overlay -o "lowerdir=/etc,upperdir=$1,workdir=$2" /etc &&
+    exec tmux -S "$3" -f /dev/null new-session -d -s t -n doas -x 160 -y 50 "$4"' \
+    sh "$T/etc-up" "$T/etc-work" "$TMUX_SOCK" "$(shell_as "$TUSER")"
+tm set-option -g history-limit 0 > /dev/null
+
+PROMPT="Place your finger on the fingerprint reader"
+HINT="[Enter Password] press Enter, or type your password"
+DOAS_PW="doas ($TUSER@"   # doas's own prompt: "doas (user@host) password: "
+RUN="doas touch $W/u/ran"
+
+echo "# doas: the enrolled finger"
+start doas "$RUN"
+wait_for doas "$HINT"
+check "(control) the helper runs under doas while the prompt is up" helper_alive doas
+check "the prompt and the hint reach the terminal (doas relays PAM_TEXT_INFO)" eval 'OUT=$(screen doas); has "$PROMPT" && has "$HINT"'
+python3 "$E2E/vsensor.py" "$SOCK" "SCAN tu-right-index" > /dev/null
+finish doas
+check "finger -> the command ran, status 0" eval 'ran && rc_is 0'
+check "finger -> no password asked" lacks "$DOAS_PW"
+check "finger -> stty -g identical" stty_same
+check "finger -> no helper left" no_helper_left doas
+
+echo "# doas: Enter, then doas's own password prompt"
+start doas "$RUN"
+wait_for doas "$PROMPT"
+tm send-keys -t t:doas Enter
+wait_for doas "$DOAS_PW"
+check "Enter -> the sensor is released before doas asks (no helper left)" no_helper_left doas
+tm send-keys -t t:doas -l "$TPASS"
+tm send-keys -t t:doas Enter
+finish doas
+check "Enter, then the password -> the command ran" eval 'ran && rc_is 0'
+check "Enter -> stty -g identical" stty_same
+
+echo "# doas: the password typed at the fingerprint prompt"
+start doas "$RUN"
+wait_for doas "$PROMPT"
+tm send-keys -t t:doas -l "$TPASS"
+tm send-keys -t t:doas Enter
+finish doas
+check "typed at the prompt -> the command ran (pam_unix try_first_pass took it)" eval 'ran && rc_is 0'
+check "typed at the prompt -> doas did not ask again" lacks "$DOAS_PW"
+check "typed at the prompt -> not echoed" lacks "$TPASS"
+check "typed at the prompt -> stty -g identical" stty_same
+
+echo "# doas: Ctrl-C at the fingerprint prompt"
+# At doas's own prompt Ctrl-C is SIGINT to the foreground group (readpassphrase leaves ISIG on):
+# doas dies of it. At ours it is a byte; doas leaves SIGINT at its default, so the module gives
+# it back once the terminal is restored (pam_touchauth.c, give_back_interrupt): doas dies of
+# SIGINT, status 130, as there.
+start doas "$RUN"
+wait_for doas "$PROMPT"
+tm send-keys -t t:doas C-c
+finish doas
+check "Ctrl-C -> the command did not run, doas ended by SIGINT (status 130)" eval '! ran && rc_is 130'
+check "Ctrl-C -> no password prompt" lacks "$DOAS_PW"
+check "Ctrl-C -> stty -g identical" stty_same
+check "Ctrl-C -> no helper left" no_helper_left doas
+
+echo "# doas: three wrong fingers, then the password"
+start doas "$RUN"
+wait_for doas "$PROMPT"
+python3 "$E2E/vsensor.py" "$SOCK" "SCAN someone-else" "SCAN someone-else" "SCAN someone-else" > /dev/null
+wait_for doas "$DOAS_PW"
+tm send-keys -t t:doas -l "$TPASS"
+tm send-keys -t t:doas Enter
+finish doas
+check "3 wrong -> 'try again' twice, then doas's password prompt" \
+    eval 'test "$(count_of "Not recognized, try again")" -eq 2 && has "$DOAS_PW"'
+check "...and the password runs the command" eval 'ran && rc_is 0'
+
+echo "# doas: a locked user gets the password at once, the sensor never opened"
+UID_T=$(id -u "$TUSER")
+printf 'touchauth-state 1\nstrikes 5\nlocked_at %s\npassword_at -\npassword_boot_id -\nprints_hash -\n' "$(date +%s)" > "$S/state/$UID_T"
+chmod 0600 "$S/state/$UID_T"
+start doas "$RUN"
+wait_for doas "$DOAS_PW"
+tm send-keys -t t:doas -l "$TPASS"
+tm send-keys -t t:doas Enter
+finish doas
+check "locked -> our line says why, then doas's password prompt" \
+    eval 'has "Too many failed attempts. Enter your password to use your fingerprint again." && has "$DOAS_PW"'
+check "locked -> the sensor was never armed" sensor_never_armed
+check "locked -> the password runs the command" eval 'ran && rc_is 0'
+
+echo "# doas with no terminal (setsid, stdin /dev/null): nobody can answer, no sensor"
+rm -f "$W/u/reached" "$S/state/$UID_T"  # not locked (the case above locked the user)
+start doas "setsid -w doas touch $W/u/ran < /dev/null > /dev/null 2>&1"
+finish doas
+check "(control) doas entered pam_authenticate" test -e "$W/u/reached"
+check "no terminal -> the sensor was never armed, nothing ran" eval 'sensor_never_armed && ! ran && ! rc_is 0'
+summary
