@@ -22,3 +22,27 @@ enum Sensor {
         }
     }
 }
+
+extension Sensor {
+    /// One scan of the scan loop's target: `fp_device_identify_sync` over every print, or
+    /// `fp_device_verify_sync` of one. A retry hint and the cancel (the deadline, SIGTERM, Ctrl-C)
+    /// are verdicts; any other error comes back with `.failed`, for the caller's log or message.
+    static func scan(
+        _ device: Device, _ target: ScanLoop.Target, _ prints: [(Finger, Print)], _ cancellable: Cancellable
+    ) -> (ScanLoop.Verdict, FingerprintError?) {
+        do throws(FingerprintError) {
+            switch target {
+            case .identify:
+                return (try device.identify(prints.map(\.1), cancellable).map(ScanLoop.Verdict.match) ?? .noMatch, nil)
+            case .verify(let index):
+                return (try device.verify(prints[index].1, cancellable) ? .match(index) : .noMatch, nil)
+            }
+        } catch {
+            switch error {
+            case .retry(let hint): return (.retry(hint), nil)
+            case .cancelled: return (.timedOut, nil)
+            default: return (.failed, error)
+            }
+        }
+    }
+}
