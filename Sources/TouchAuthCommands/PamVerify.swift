@@ -41,7 +41,6 @@ enum PamVerify {
             System.log(LOG_ERR, "configuration refused: \(error)")
             return .systemCancel
         }
-        let debug: (String) -> Void = { if config.debug { System.log(LOG_DEBUG, $0) } }
         guard let (user, uid) = System.lookUpUser(request.user) else {
             System.log(LOG_ERR, "refusing unknown or malformed user name")
             return .systemCancel
@@ -50,40 +49,35 @@ enum PamVerify {
         // `touchauth disable`: the module skips such a user itself when it can see the marker
         // (root); a screen locker's module cannot, so the helper checks too, before the sensor.
         let states = StateStore(directory: config.stateDir)
+        let evaluation = Evaluation(user: user, uid: uid, config: config, states: states, send: send)
         if states.isDisabled(uid) {
-            debug("\(user): fingerprint turned off (touchauth disable)")
+            evaluation.debug("\(user): fingerprint turned off (touchauth disable)")
             return .biometryNotAvailable
         }
         // Before libfprint and GLib start threads of their own (they inherit the blocked SIGTERM).
         Termination.install()
         Sensor.configure(config)
         let context = Context()
-        let devices = context.devices()
-        guard !devices.isEmpty else {
-            debug("no fingerprint reader found")
-            return .biometryNotAvailable
-        }
         // The first sensor that has prints for this user (a user may have enrolled on one of several).
         let store = PrintStore(root: config.printDir)
-        var chosen: (Device, [(Finger, Print)])?
-        for device in devices {
-            do {
-                let prints = try store.prints(user: user, device: device)
-                if !prints.isEmpty {
-                    chosen = (device, prints)
-                    break
-                }
-            } catch {
-                System.log(LOG_ERR, "prints of \(user): \(error)")
+        let device: Device, prints: [(Finger, Print)]
+        do throws(Sensor.Refusal) {
+            (device, prints) = try Sensor.choose(context.devices(), named: nil, user: user, store: store, need: .loadedPrints)
+        } catch {
+            switch error {
+            case .noSensor:
+                evaluation.debug("no fingerprint reader found")
+                return .biometryNotAvailable
+            case .notEnrolled(let labels):
+                evaluation.debug("\(user) has no prints on \(labels)")
+                return .biometryNotEnrolled
+            case .unreadable(let why):
+                System.log(LOG_ERR, "prints of \(user): \(why)")
                 return .systemCancel
+            case .unknownName: return .systemCancel  // only a command names a sensor
             }
         }
-        guard let (device, prints) = chosen else {
-            debug("\(user) has no prints on \(devices.map { "\($0.driver)/\($0.deviceID)" })")
-            return .biometryNotEnrolled
-        }
 
-        let evaluation = Evaluation(user: user, uid: uid, config: config, states: states, send: send)
         var state: UserState
         do {
             state = try states.load(uid)

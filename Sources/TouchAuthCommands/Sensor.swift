@@ -2,9 +2,11 @@ import Fingerprint
 import Glibc
 import TouchAuthCore
 
-/// Chooses the sensor. libfprint reads its test drivers' sockets from the environment, which
-/// the helper has emptied: only root-owned config (`virtual_device`, `virtual_device_storage`)
-/// puts them back, and then only libfprint's virtual drivers are loaded.
+/// The sensor: which drivers load (`configure`), the one that is used (`choose`, in
+/// SensorChoice.swift), and one scan of the scan loop (`scan`). libfprint reads its test drivers'
+/// sockets from the environment, which the helper has emptied: only root-owned config
+/// (`virtual_device`, `virtual_device_storage`) puts them back, and then only libfprint's virtual
+/// drivers are loaded.
 enum Sensor {
     static func configure(_ config: Config) {
         var drivers: [String] = []

@@ -22,9 +22,8 @@ enum Verify {
         Sensor.configure(config)
         let context = Context()
         let store = PrintStore(root: config.printDir)
-        let device = try Sensor.choose(
-            Sensor.devices(context, command), named: named, store: store, user: user, command: command, needsPrints: true)
-        let prints = try store.prints(user: user, device: device)
+        let (device, prints) = try Sensor.choose(
+            for: command, context, named: named, user: user, store: store, need: .enrolledFinger)
         guard !prints.isEmpty else {
             throw .failed("\(command): \(user) has no usable prints on \(Sensor.label(device)) (see touchauth list)")
         }
