@@ -17,11 +17,10 @@ enum Enroll {
         Sensor.configure(config)
         let context = Context()
         let store = PrintStore(root: config.printDir)
-        let device = try Sensor.choose(
-            Sensor.devices(context, "enroll"), named: options["device"], store: store, user: user, command: "enroll",
-            needsPrints: false)
+        let (device, prints) = try Sensor.choose(
+            for: "enroll", context, named: options["device"], user: user, store: store, need: .anySensor)
         // The print this enrolment replaces, if any (read before the sensor is opened).
-        let old = try store.prints(user: user, device: device).first { $0.0 == finger }?.1
+        let old = prints.first { $0.0 == finger }?.1
         if old != nil || store.enrolled(user: user).contains(where: { $0 == (device.driver, device.deviceID, finger) }) {
             guard options["replace"] != nil else {
                 throw .failed("enroll: \(finger.name) is already enrolled for \(user) (use --replace)")

@@ -12,7 +12,7 @@ enum PamVerify {
     /// One exchange of docs/PROTOCOL.md, shared by `pam-verify` and `pam-account`: the header,
     /// the request read and parsed strictly (a bad one: `systemCancel`, exit 2), the lines
     /// `body` sends, and its outcome as the one `result` line.
-    static func serve(mode: String, _ body: (Request, (ReplyLine) -> Void) -> Outcome) -> Int32 {
+    static func serve(mode: String, _ body: (Request, @escaping (ReplyLine) -> Void) -> Outcome) -> Int32 {
         let send: (ReplyLine) -> Void = { System.write($0.encoded, to: 1) }
         System.write(WireProtocol.replyHeader + "\n", to: 1)
         let request: Request
@@ -29,7 +29,7 @@ enum PamVerify {
         return 0
     }
 
-    static func evaluate(_ request: Request, send: (ReplyLine) -> Void) -> Outcome {
+    static func evaluate(_ request: Request, send: @escaping (ReplyLine) -> Void) -> Outcome {
         // A caller that is not root (the setuid helper started by a user) gets the root-owned
         // default config, a few harmless arguments, and its own prints only (Privilege.swift).
         let caller = Privilege.restrictedCaller
@@ -41,7 +41,6 @@ enum PamVerify {
             System.log(LOG_ERR, "configuration refused: \(error)")
             return .systemCancel
         }
-        let debug: (String) -> Void = { if config.debug { System.log(LOG_DEBUG, $0) } }
         guard let (user, uid) = System.lookUpUser(request.user) else {
             System.log(LOG_ERR, "refusing unknown or malformed user name")
             return .systemCancel
@@ -49,55 +48,78 @@ enum PamVerify {
         if let caller, !Privilege.mayVerify(request.user, caller: caller) { return .systemCancel }
         // `touchauth disable`: the module skips such a user itself when it can see the marker
         // (root); a screen locker's module cannot, so the helper checks too, before the sensor.
-        if StateStore(directory: config.stateDir).isDisabled(uid) {
-            debug("\(user): fingerprint turned off (touchauth disable)")
+        let states = StateStore(directory: config.stateDir)
+        let evaluation = Evaluation(user: user, uid: uid, config: config, states: states, send: send)
+        if states.isDisabled(uid) {
+            evaluation.debug("\(user): fingerprint turned off (touchauth disable)")
             return .biometryNotAvailable
         }
         // Before libfprint and GLib start threads of their own (they inherit the blocked SIGTERM).
         Termination.install()
         Sensor.configure(config)
         let context = Context()
-        let devices = context.devices()
-        guard !devices.isEmpty else {
-            debug("no fingerprint reader found")
-            return .biometryNotAvailable
-        }
         // The first sensor that has prints for this user (a user may have enrolled on one of several).
         let store = PrintStore(root: config.printDir)
-        var chosen: (Device, [(Finger, Print)])?
-        for device in devices {
-            do {
-                let prints = try store.prints(user: user, device: device)
-                if !prints.isEmpty {
-                    chosen = (device, prints)
-                    break
-                }
-            } catch {
-                System.log(LOG_ERR, "prints of \(user): \(error)")
+        let device: Device, prints: [(Finger, Print)]
+        do throws(Sensor.Refusal) {
+            (device, prints) = try Sensor.choose(context.devices(), named: nil, user: user, store: store, need: .loadedPrints)
+        } catch {
+            switch error {
+            case .noSensor:
+                evaluation.debug("no fingerprint reader found")
+                return .biometryNotAvailable
+            case .notEnrolled(let labels):
+                evaluation.debug("\(user) has no prints on \(labels)")
+                return .biometryNotEnrolled
+            case .unreadable(let why):
+                System.log(LOG_ERR, "prints of \(user): \(why)")
                 return .systemCancel
+            case .unknownName: return .systemCancel  // only a command names a sensor
             }
         }
-        guard let (device, prints) = chosen else {
-            debug("\(user) has no prints on \(devices.map { "\($0.driver)/\($0.deviceID)" })")
-            return .biometryNotEnrolled
-        }
 
-        // The lockout and the trust rules, before the sensor is opened.
-        let states = StateStore(directory: config.stateDir)
-        func lockedOut(_ why: String) -> Outcome {
-            // The safe side: the password is always there, and `touchauth unlock` repairs.
-            System.log(LOG_ERR, "\(user): \(why); fingerprint locked until the password is used")
-            send(Message.refused(.lockedOut).replyLine)
-            return .biometryLockout
-        }
         var state: UserState
         do {
             state = try states.load(uid)
         } catch {
-            return lockedOut("state unusable: \(error)")
+            return evaluation.lockedOut("state unusable: \(error)")
         }
         // However the attempt ends from here on, the module's audit line gets the strikes.
         defer { send(.strikes(state.strikes)) }
+        if let refused = evaluation.admit(&state, prints: store) { return refused }
+        return evaluation.prompt(device, prints, fallback: request.fallback, state: &state)
+    }
+}
+
+/// One `pam-verify` evaluation from the user's state on: the lockout and the trust rules, then the
+/// prompt, whose scan loop (ScanLoop) this drives: it performs the loop's charges, scans and
+/// settlements, and says its lines, in the loop's order.
+struct Evaluation {
+    let user: UserName
+    let uid: uid_t
+    let config: Config
+    let states: StateStore
+    let send: (ReplyLine) -> Void
+
+    func debug(_ text: String) { if config.debug { System.log(LOG_DEBUG, text) } }
+
+    /// The safe side: the password is always there, and `touchauth unlock` repairs.
+    func lockedOut(_ why: String) -> Outcome {
+        logLockout(why)
+        send(Message.refused(.lockedOut).replyLine)
+        return .biometryLockout
+    }
+
+    func logLockout(_ why: String) {
+        System.log(LOG_ERR, "\(user): \(why); fingerprint locked until the password is used")
+    }
+
+    func logLocked(_ strikes: Int) {
+        System.log(LOG_NOTICE, "\(user): fingerprint locked after \(strikes) failures in a row")
+    }
+
+    /// The lockout and the trust rules, before the sensor is opened: the outcome when they refuse.
+    func admit(_ state: inout UserState, prints store: PrintStore) -> Outcome? {
         let facts = Facts.gather(config, user: user, prints: store)
         switch TrustPolicy(config).decide(state, facts) {
         case .refuse(let outcome, let reason):
@@ -110,9 +132,7 @@ enum PamVerify {
                 // (TrustPolicy.decide). Refused either way, written or not.
                 do {
                     state = try states.update(uid) { $0.lockIfDue(threshold: config.lockoutThreshold, now: Facts.now()) }
-                    if state.isLocked {
-                        System.log(LOG_NOTICE, "\(user): fingerprint locked after \(state.strikes) failures in a row")
-                    }
+                    if state.isLocked { logLocked(state.strikes) }
                 } catch {
                     System.log(LOG_ERR, "\(user): cannot record the lockout: \(error)")
                 }
@@ -126,8 +146,12 @@ enum PamVerify {
                     return lockedOut("cannot end the lockout: \(error)")
                 }
             }
+            return nil
         }
+    }
 
+    /// Opens the sensor, shows the prompt's lines, and runs the scan loop.
+    func prompt(_ device: Device, _ prints: [(Finger, Print)], fallback: Request.Fallback, state: inout UserState) -> Outcome {
         // One deadline for the whole prompt, from the sensor's opening to the last scan.
         let cancellable = Cancellable(milliseconds: UInt32(config.timeout) * 1000)
         Termination.watch(cancellable)
@@ -144,98 +168,83 @@ enum PamVerify {
         // A sensor that cannot identify compares each scan with one print: with several prints
         // it takes them in turn and names the finger it expects, so the user knows which one
         // to place (fprintd only ever tries the first).
-        let identify = prints.count > 1 && device.canIdentify
-        let rotate = prints.count > 1 && !identify
-        var turn = 0
+        var loop = ScanLoop(.prompt(maxTries: config.maxTries), fingers: prints.map(\.0), canIdentify: device.canIdentify)
         if !config.reason.isEmpty { send(.info(config.reason)) }
-        send((rotate ? Message.placeNamedFinger(prints[0].0) : .placeFinger).replyLine)
+        send(loop.prompt.replyLine)
         if !config.fallbackTitle.isEmpty {
             // The shim says whether it takes Enter (a terminal it owns); the hint must not promise
             // a key that does nothing.
-            let hint: Message = request.fallback == .enter
+            let hint: Message = fallback == .enter
                 ? .fallbackKeyHint(title: config.fallbackTitle)
                 : .fallbackHint(title: config.fallbackTitle, timeout: config.timeout)
             send(hint.replyLine)
         }
+        return loop.run(say: say) { action in
+            switch action {
+            case .charge: charge(&state)
+            case .scan(let target): scan(target, device, prints, cancellable)
+            case .settle(let settlement): settle(settlement, &state)
+            }
+        }.outcome
+    }
 
-        var attempt = Attempt(maxTries: config.maxTries)
-        while true {
-            // The prompt was ended (Enter, typing, Ctrl-C): no scan is charged or offered.
-            if Termination.requested { return .systemCancel }
-            // No free try, in every mode: the strike is on disk before the sensor is armed
-            // (after the prompt lines above, so the prompt comes no later), and settled after the
-            // scan. Whatever kills the helper in between (the user's own SIGKILL of the setuid
-            // helper; the module's SIGKILL after Enter while a slow disk holds the write) leaves
-            // the strike counted, never a wrong finger for free.
-            do {
-                var allowed = true
-                state = try states.update(uid) {
-                    allowed = $0.charge(threshold: config.lockoutThreshold, now: Facts.now())
-                }
-                if !allowed { return lockedOut("\(state.strikes) failures in a row") }
-            } catch {
-                return lockedOut("cannot record a strike: \(error)")
-            }
-            let scan: Attempt.Scan
-            do throws(FingerprintError) {
-                if identify {
-                    let index = try device.identify(prints.map(\.1), cancellable)
-                    scan = index == nil ? .noMatch : .match
-                    if let index { debug("\(user): matched \(prints[index].0.name)") }
-                } else {
-                    scan = try device.verify(prints[turn % prints.count].1, cancellable) ? .match : .noMatch
-                    if scan == .match { debug("\(user): matched \(prints[turn % prints.count].0.name)") }
-                }
-            } catch {
-                switch error {
-                case .retry(let hint): scan = .retry(hint)
-                case .cancelled: scan = .timedOut
-                default:
-                    System.log(LOG_ERR, "\(device.driver)/\(device.deviceID): \(error)")
-                    scan = .failed
-                }
-            }
-            // Settle the charge: a match starts the strikes over, a wrong finger keeps its strike
-            // (and locks at the threshold), a scan without a verdict gets it back. Only the wrong
-            // finger's write must survive a crash of the machine; the others give back, and a
-            // crash that undid them would leave one strike too many (scripts/bench.sh: the two
-            // fsyncs were most of a match's ~1.5 ms).
-            do {
-                state = try states.update(uid, durable: scan == .noMatch) {
-                    switch scan {
-                    case .match: $0.matched()
-                    case .noMatch: $0.chargedNoMatch(threshold: config.lockoutThreshold, now: Facts.now())
-                    case .retry, .timedOut, .failed: $0.refund()
-                    }
-                }
-            } catch {
-                switch scan {
-                case .match:
-                    // The finger is right; the charged strike stays until the next match or password.
-                    System.log(LOG_ERR, "\(user): cannot reset strikes: \(error)")
-                case .noMatch: return lockedOut("cannot record a strike: \(error)")
-                case .retry, .timedOut, .failed: return lockedOut("cannot refund a strike: \(error)")
-                }
-            }
-            // Cancelled by the module's SIGTERM: refunded above; the module reads no more.
-            if scan == .timedOut && Termination.requested { return .systemCancel }
-            if scan == .noMatch && state.isLocked {
-                System.log(LOG_NOTICE, "\(user): fingerprint locked after \(state.strikes) failures in a row")
-                send(Message.refused(.lockedOut).replyLine)
-                return .biometryLockout
-            }
-            switch attempt.record(scan) {
-            case .scanAgain(let message):
-                send(message.replyLine)
-                if rotate && scan == .noMatch {
-                    turn += 1
-                    send(Message.placeNamedFinger(prints[turn % prints.count].0).replyLine)
-                }
-            case .finish(let outcome, let message):
-                if let message { send(message.replyLine) }
-                return outcome
-            }
+    func say(_ line: ScanLoop.Line) {
+        switch line {
+        case .show(let message): send(message.replyLine)
+        case .log(.lockedOut(.failuresInARow(let strikes))): logLockout("\(strikes) failures in a row")
+        case .log(.lockedOut(.strikeNotRecorded(let error))): logLockout("cannot record a strike: \(error)")
+        case .log(.lockedOut(.refundNotRecorded(let error))): logLockout("cannot refund a strike: \(error)")
+        case .log(.locked(let strikes)): logLocked(strikes)
+        // The finger is right; the charged strike stays until the next match or password.
+        case .log(.strikesNotReset(let error)): System.log(LOG_ERR, "\(user): cannot reset strikes: \(error)")
         }
+    }
+
+    /// No free try, in every mode: the strike is on disk before the sensor is armed (after the
+    /// prompt lines, so the prompt comes no later), and settled after the scan. Whatever kills the
+    /// helper in between (the user's own SIGKILL of the setuid helper; the module's SIGKILL after
+    /// Enter while a slow disk holds the write) leaves the strike counted, never a wrong finger
+    /// for free.
+    func charge(_ state: inout UserState) -> ScanLoop.Event {
+        // The prompt was ended (Enter, typing, Ctrl-C): no scan is charged or offered.
+        if Termination.requested { return .promptEnded }
+        do {
+            var allowed = true
+            state = try states.update(uid) {
+                allowed = $0.charge(threshold: config.lockoutThreshold, now: Facts.now())
+            }
+            return allowed ? .charged : .chargeRefused(strikes: state.strikes)
+        } catch {
+            return .chargeFailed("\(error)")
+        }
+    }
+
+    func scan(_ target: ScanLoop.Target, _ device: Device, _ prints: [(Finger, Print)], _ cancellable: Cancellable) -> ScanLoop.Event {
+        let (verdict, failure) = Sensor.scan(device, target, prints, cancellable)
+        if case .match(let index) = verdict { debug("\(user): matched \(prints[index].0.name)") }
+        if let failure { System.log(LOG_ERR, "\(device.driver)/\(device.deviceID): \(failure)") }
+        return .scanned(verdict)
+    }
+
+    /// Settles the charge: a match starts the strikes over, a wrong finger keeps its strike (and
+    /// locks at the threshold), a scan without a verdict gets it back. Only the wrong finger's
+    /// write must survive a crash of the machine; the others give back, and a crash that undid
+    /// them would leave one strike too many (scripts/bench.sh: the two fsyncs were most of a
+    /// match's ~1.5 ms).
+    func settle(_ settlement: ScanLoop.Settlement, _ state: inout UserState) -> ScanLoop.Event {
+        do {
+            state = try states.update(uid, durable: settlement.isDurable) {
+                switch settlement {
+                case .matched: $0.matched()
+                case .noMatch: $0.chargedNoMatch(threshold: config.lockoutThreshold, now: Facts.now())
+                case .refund: $0.refund()
+                }
+            }
+        } catch {
+            return .settleFailed("\(error)")
+        }
+        // Whether the module's SIGTERM cancelled the scan: then the module reads no more.
+        return .settled(strikes: state.strikes, locked: state.isLocked, promptEnded: Termination.requested)
     }
 }
 

@@ -2,9 +2,11 @@ import Fingerprint
 import Glibc
 import TouchAuthCore
 
-/// Chooses the sensor. libfprint reads its test drivers' sockets from the environment, which
-/// the helper has emptied: only root-owned config (`virtual_device`, `virtual_device_storage`)
-/// puts them back, and then only libfprint's virtual drivers are loaded.
+/// The sensor: which drivers load (`configure`), the one that is used (`choose`, in
+/// SensorChoice.swift), and one scan of the scan loop (`scan`). libfprint reads its test drivers'
+/// sockets from the environment, which the helper has emptied: only root-owned config
+/// (`virtual_device`, `virtual_device_storage`) puts them back, and then only libfprint's virtual
+/// drivers are loaded.
 enum Sensor {
     static func configure(_ config: Config) {
         var drivers: [String] = []
@@ -19,6 +21,30 @@ enum Sensor {
         if !drivers.isEmpty {
             setenv("FP_DRIVERS_WHITELIST", drivers.joined(separator: ":"), 1)
             setenv("FP_DEVICE_EMULATION", "1", 1)  // deterministic device ids
+        }
+    }
+}
+
+extension Sensor {
+    /// One scan of the scan loop's target: `fp_device_identify_sync` over every print, or
+    /// `fp_device_verify_sync` of one. A retry hint and the cancel (the deadline, SIGTERM, Ctrl-C)
+    /// are verdicts; any other error comes back with `.failed`, for the caller's log or message.
+    static func scan(
+        _ device: Device, _ target: ScanLoop.Target, _ prints: [(Finger, Print)], _ cancellable: Cancellable
+    ) -> (ScanLoop.Verdict, FingerprintError?) {
+        do throws(FingerprintError) {
+            switch target {
+            case .identify:
+                return (try device.identify(prints.map(\.1), cancellable).map(ScanLoop.Verdict.match) ?? .noMatch, nil)
+            case .verify(let index):
+                return (try device.verify(prints[index].1, cancellable) ? .match(index) : .noMatch, nil)
+            }
+        } catch {
+            switch error {
+            case .retry(let hint): return (.retry(hint), nil)
+            case .cancelled: return (.timedOut, nil)
+            default: return (.failed, error)
+            }
         }
     }
 }

@@ -6,34 +6,84 @@ extension Sensor {
     /// How commands and people name a sensor: fprintd's path parts, `driver/device_id`.
     static func label(_ device: Device) -> String { "\(device.driver)/\(device.deviceID)" }
 
-    /// The sensors, after `configure`. None is an error for a command that needs one.
-    static func devices(_ context: Context, _ command: String) throws(CommandError) -> [Device] {
-        let devices = context.devices()
-        guard !devices.isEmpty else { throw .unavailable("\(command): no fingerprint reader found") }
-        return devices
+    /// What a caller needs of the sensor it is given.
+    enum Need {
+        /// pam-verify: the first sensor whose prints of the user load (a sensor whose files are
+        /// all skipped is passed over; a print directory that cannot be trusted refuses).
+        case loadedPrints
+        /// verify, enable: the first sensor with an enrolled finger of the user (a file in
+        /// fprintd's layout), whose prints are then loaded.
+        case enrolledFinger
+        /// enroll: as `enrolledFinger`, else the first sensor (enrolling a first finger).
+        case anySensor
     }
 
-    /// The sensor a command uses for `user`: the one `--device` names (`driver/device_id`, or
-    /// a driver with one sensor), else the first that has prints for the user, else the first
-    /// (when `needsPrints` is false: enrolling a first finger).
+    /// Why no sensor was chosen.
+    enum Refusal: Error, Equatable {
+        case noSensor
+        /// `--device` named no sensor, or more than one (`matches`) of those `found`.
+        case unknownName(String, matches: Int, found: [String])
+        /// None of these sensors has prints of the user.
+        case notEnrolled(on: [String])
+        case unreadable(CommandError)
+
+        /// The one line a command fails with.
+        func commandError(_ command: String, user: UserName) -> CommandError {
+            switch self {
+            case .noSensor: .unavailable("\(command): no fingerprint reader found")
+            case .unknownName(let named, let matches, let found):
+                .usage("\(command): \(matches == 0 ? "no" : "more than one") sensor '\(named)' (found: \(found.joined(separator: ", ")))")
+            case .notEnrolled(let labels):
+                .failed("\(command): \(user) has no fingers enrolled on \(labels.joined(separator: ", ")) (touchauth enroll)")
+            case .unreadable(let error): error
+            }
+        }
+    }
+
+    /// The one choice of the sensor to scan or enrol with, for every caller, and the user's prints
+    /// on it: the sensor `named` (`driver/device_id`, or a driver with one sensor), else the first
+    /// that has prints of the user (what counts is `need`'s), else the first (`.anySensor`).
     static func choose(
-        _ devices: [Device], named: String?, store: PrintStore, user: UserName, command: String, needsPrints: Bool
-    ) throws(CommandError) -> Device {
+        _ devices: [Device], named: String?, user: UserName, store: PrintStore, need: Need
+    ) throws(Refusal) -> (Device, [(Finger, Print)]) {
+        guard !devices.isEmpty else { throw .noSensor }
+        func withPrints(_ device: Device) throws(Refusal) -> (Device, [(Finger, Print)]) {
+            do {
+                return (device, try store.prints(user: user, device: device))
+            } catch {
+                throw .unreadable(error)
+            }
+        }
         if let named {
             let found = devices.filter { label($0) == named || $0.driver == named }
             guard found.count == 1, let device = found.first else {
-                let known = devices.map(label).joined(separator: ", ")
-                throw .usage("\(command): \(found.isEmpty ? "no" : "more than one") sensor '\(named)' (found: \(known))")
+                throw .unknownName(named, matches: found.count, found: devices.map(label))
             }
-            return device
+            return try withPrints(device)
+        }
+        if need == .loadedPrints {
+            for device in devices {
+                let chosen = try withPrints(device)
+                if !chosen.1.isEmpty { return chosen }
+            }
+            throw .notEnrolled(on: devices.map(label))
         }
         let enrolled = store.enrolled(user: user)
         if let device = devices.first(where: { device in enrolled.contains { $0.0 == device.driver && $0.1 == device.deviceID } }) {
-            return device
+            return try withPrints(device)
         }
-        guard !needsPrints, let first = devices.first else {
-            throw .failed("\(command): \(user) has no fingers enrolled on \(devices.map(label).joined(separator: ", ")) (touchauth enroll)")
+        guard need == .anySensor, let first = devices.first else { throw .notEnrolled(on: devices.map(label)) }
+        return try withPrints(first)
+    }
+
+    /// `choose` for a command: a refusal is the command's one line of error.
+    static func choose(
+        for command: String, _ context: Context, named: String?, user: UserName, store: PrintStore, need: Need
+    ) throws(CommandError) -> (Device, [(Finger, Print)]) {
+        do throws(Refusal) {
+            return try choose(context.devices(), named: named, user: user, store: store, need: need)
+        } catch {
+            throw error.commandError(command, user: user)
         }
-        return first
     }
 }

@@ -13,17 +13,17 @@ enum Verify {
         System.write("Matched \(finger.name) of \(user) on \(device)\n", to: 1)
     }
 
-    /// Opens the sensor with the user's prints and scans until a finger matches or does not:
-    /// one scan with identify (match-on-chip sensors, several prints), else one scan per print
-    /// in turn, each finger named (never only the first, as fprintd). Retry hints are shown
-    /// and scanned again. Returns the finger matched and the sensor's label; throws otherwise.
+    /// Opens the sensor with the user's prints and runs the scan loop's check (ScanLoop, no
+    /// strikes) until a finger matches or does not: one scan with identify (match-on-chip
+    /// sensors), else one scan per print in turn, each finger named (never only the first, as
+    /// fprintd). Retry hints are shown and scanned again. Returns the finger matched and the
+    /// sensor's label; throws otherwise.
     static func scan(user: UserName, config: Config, device named: String?, command: String) throws(CommandError) -> (Finger, String) {
         Sensor.configure(config)
         let context = Context()
         let store = PrintStore(root: config.printDir)
-        let device = try Sensor.choose(
-            Sensor.devices(context, command), named: named, store: store, user: user, command: command, needsPrints: true)
-        let prints = try store.prints(user: user, device: device)
+        let (device, prints) = try Sensor.choose(
+            for: command, context, named: named, user: user, store: store, need: .enrolledFinger)
         guard !prints.isEmpty else {
             throw .failed("\(command): \(user) has no usable prints on \(Sensor.label(device)) (see touchauth list)")
         }
@@ -35,37 +35,25 @@ enum Verify {
             throw .unavailable("\(command): cannot open \(device.name): \(error)")
         }
         defer { device.close() }
-        let identify = device.canIdentify
-        var turn = 0
-        System.write(
-            (identify || prints.count == 1 ? Message.placeFinger : .placeNamedFinger(prints[0].0)).text + "\n", to: 1)
-        while true {
-            let matched: Bool
-            do throws(FingerprintError) {
-                if identify {
-                    if let index = try device.identify(prints.map(\.1), cancellable) {
-                        return (prints[index].0, Sensor.label(device))
-                    }
-                    matched = false
-                } else {
-                    matched = try device.verify(prints[turn].1, cancellable)
-                }
-            } catch {
-                switch error {
-                case .retry(let hint):
-                    System.write(Message.retry(hint).text + "\n", to: 1)
-                    continue
-                case .cancelled:
-                    throw .interrupted("\(command): cancelled (Ctrl-C, or no finger within \(config.timeout) s)")
-                default: throw .unavailable("\(command): \(Sensor.label(device)): \(error)")
-                }
-            }
-            if matched { return (prints[turn].0, Sensor.label(device)) }
-            turn += 1
-            guard !identify, turn < prints.count else {
-                throw .failed("\(command): not recognized: no enrolled finger of \(user) matched")
-            }
-            System.write(Message.placeNamedFinger(prints[turn].0).text + "\n", to: 1)
+        var loop = ScanLoop(.check, fingers: prints.map(\.0), canIdentify: device.canIdentify)
+        System.write(loop.prompt.text + "\n", to: 1)
+        var failure: FingerprintError?
+        let ending = loop.run(say: { line in
+            // A check logs nothing: its lines are the hints and the finger expected next.
+            if case .show(let message) = line { System.write(message.text + "\n", to: 1) }
+        }, perform: { action in
+            guard case .scan(let target) = action else { return .promptEnded }  // a check charges nothing
+            let (verdict, error) = Sensor.scan(device, target, prints, cancellable)
+            failure = error
+            return .scanned(verdict)
+        })
+        switch ending {
+        case .matched(let index): return (prints[index].0, Sensor.label(device))
+        case .notRecognized: throw .failed("\(command): not recognized: no enrolled finger of \(user) matched")
+        case .timedOut, .promptEnded:
+            throw .interrupted("\(command): cancelled (Ctrl-C, or no finger within \(config.timeout) s)")
+        case .sensorFailed, .lockedOut:
+            throw .unavailable("\(command): \(Sensor.label(device)): \(failure.map { "\($0)" } ?? "the scan loop ended")")
         }
     }
 }
