@@ -94,7 +94,7 @@ swift_unit_tests() {
 }
 
 single "build (release helper, module with -Werror)" "$ROOT/scripts/build.sh"
-suite "Swift unit tests (core)" 66 swift_unit_tests
+suite "Swift unit tests (core, the scan loop)" 105 swift_unit_tests
 single "C formatting (clang-format, pam/.clang-format)" make -s -C pam format-check
 suite "C unit tests (reply parser, helper spawn, terminal, held signals, exported symbols, config file checks)" 230 make -s -C pam check
 suite "config files: the shim's parser" 62 pam/tests/check_config_files.sh pam/tests/config_dump
