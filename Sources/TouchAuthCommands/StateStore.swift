@@ -69,8 +69,8 @@ struct StateStore {
         let lock = open(lockPath, O_RDWR | O_CREAT | O_NOFOLLOW | O_CLOEXEC, 0o600)
         guard lock >= 0 else { throw .unsafe("\(lockPath): \(String(cString: strerror(errno)))") }
         defer { close(lock) }  // releases the flock
-        while flock(lock, LOCK_EX) != 0 {
-            guard errno == EINTR else { throw .unsafe("flock \(lockPath): \(String(cString: strerror(errno)))") }
+        guard retryingEINTR({ flock(lock, LOCK_EX) }) == 0 else {
+            throw .unsafe("flock \(lockPath): \(String(cString: strerror(errno)))")
         }
         var state: UserState
         do {

@@ -66,8 +66,7 @@ enum System {
         var bytes = [UInt8](repeating: 0, count: Int(st.st_size) + 1)
         var count = 0
         while count < bytes.count {
-            let n = bytes.withUnsafeMutableBytes { read(fd, $0.baseAddress! + count, $0.count - count) }
-            if n < 0 && errno == EINTR { continue }
+            let n = retryingEINTR { bytes.withUnsafeMutableBytes { read(fd, $0.baseAddress! + count, $0.count - count) } }
             if n < 0 { throw .io(path, errno) }
             if n == 0 { break }
             count += n
@@ -128,8 +127,7 @@ enum System {
         guard fd >= 0 else { throw .io(temporary, errno) }
         var written = 0
         while written < bytes.count {
-            let n = bytes.withUnsafeBytes { Glibc.write(fd, $0.baseAddress! + written, $0.count - written) }
-            if n < 0 && errno == EINTR { continue }
+            let n = retryingEINTR { bytes.withUnsafeBytes { Glibc.write(fd, $0.baseAddress! + written, $0.count - written) } }
             if n <= 0 {
                 let code = errno
                 close(fd)
@@ -177,8 +175,7 @@ enum System {
     static func write(_ text: String, to fd: Int32) {
         var bytes = Array(text.utf8)[...]
         while !bytes.isEmpty {
-            let n = bytes.withUnsafeBytes { Glibc.write(fd, $0.baseAddress, $0.count) }
-            if n < 0 && errno == EINTR { continue }
+            let n = retryingEINTR { bytes.withUnsafeBytes { Glibc.write(fd, $0.baseAddress, $0.count) } }
             if n <= 0 { return }
             bytes = bytes.dropFirst(n)
         }
@@ -189,8 +186,7 @@ enum System {
         var bytes: [UInt8] = []
         var chunk = [UInt8](repeating: 0, count: 4096)
         while true {
-            let n = chunk.withUnsafeMutableBytes { read(fd, $0.baseAddress, $0.count) }
-            if n < 0 && errno == EINTR { continue }
+            let n = retryingEINTR { chunk.withUnsafeMutableBytes { read(fd, $0.baseAddress, $0.count) } }
             if n < 0 { return nil }
             if n == 0 { return bytes }
             bytes += chunk[..<n]
@@ -202,4 +198,13 @@ enum System {
 extension String {
     /// syslog takes a format string: a message is never one.
     fileprivate var replacingPercents: String { split(separator: "%", omittingEmptySubsequences: false).joined(separator: "%%") }
+}
+
+/// The one EINTR loop (after swift-system's `valueOrErrno`): calls `body` again while it fails
+/// (a negative result) with EINTR, and returns its result, errno kept for the caller.
+func retryingEINTR<T: SignedInteger>(_ body: () -> T) -> T {
+    while true {
+        let result = body()
+        if result >= 0 || errno != EINTR { return result }
+    }
 }
