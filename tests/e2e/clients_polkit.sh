@@ -1,0 +1,622 @@
+#!/usr/bin/env bash
+# pkexec and polkit for real (the clients issue): the real polkitd on a private system bus, real
+# pkexec typed in a tmux pane as the test user, the real setuid polkit-agent-helper-1 running
+# our `polkit-1` stack (bind-mounted over the packaged one), libfprint's virtual sensor, and the
+# fake logind state of ../shared/TESTING.md (a /run/systemd of ours, the processes moved into
+# session-N.scope cgroups). Everything runs in one private mount namespace: a tmpfs over
+# /run/dbus for `dbus-daemon --system`, our /run/systemd, our /etc/polkit-1/rules.d (one rule:
+# the test user authenticates as themself for pkexec), and a private copy of /dev whose /dev/log
+# is our syslog listener (the module's debug lines say why it refused; the machine's /dev is
+# never touched).
+#
+# Two kinds of agent answer pkexec, both through libpolkit-agent-1's PolkitAgentSession, which
+# spawns polkit-agent-helper-1 with pipes:
+# - polkit's text agent, pkttyagent, in pkexec's terminal (clients/polkit_tty.sh): the helper
+#   inherits that terminal as its controlling terminal while its stdin is the agent's pipe;
+# - an agent without a terminal (clients/polkit_agent.py), as GNOME Shell's and KDE's are: its
+#   log is what the dialog shows, and the test presses its buttons. Where it runs decides what
+#   the module sees: inside the session's scope (a desktop that autostarts its agent in the
+#   session), or in user@UID.service, outside any session, where GNOME (gnome-shell is
+#   org.gnome.Shell@*.service) and KDE (plasma-polkit-agent.service) run it.
+#
+# "Armed" = the virtual driver's socket exists (the helper creates it in fp_device_open; each
+# case removes it first), so "no socket" = the sensor was never armed.
+#
+# Known defect (the report of this test has the proposed patch): the module never offers the
+# finger to polkit-agent-helper-1 under the text agent (the helper's stdin is the agent's pipe:
+# "nobody at a terminal", though pkttyagent reads the terminal the helper is in the foreground
+# of) nor under an agent outside the session (GNOME, KDE: user_at_display passes the session
+# rule but is no display). The checks marked [defect] assert today's behaviour (the password at
+# once, never armed); TOUCHAUTH_E2E_POLKIT_FIXED=1 makes them assert the fixed one (the module
+# owns pkttyagent's terminal as sudo's; the dialog of an agent outside the session is the
+# display when the user sits at a local active graphical session), with the patched module:
+#   TOUCHAUTH_E2E_POLKIT_FIXED=1 MODULE=/path/to/patched/pam_touchauth.so bash ...
+#
+# Run: TOUCHAUTH_E2E_USER=touchauth-pk bash tests/e2e/clients_polkit.sh (root; ~12 s).
+source "$(dirname "$0")/../../scripts/lib.sh"
+
+# polkitd's and dbus's postinst would start services on the machine: a policy-rc.d that exits
+# 101 stops invoke-rc.d (only if the machine has none; removed again at once).
+install_polkit() {
+    local made="" rc=0
+    if [ ! -e /usr/sbin/policy-rc.d ] && [ "$(id -u)" -eq 0 ]; then
+        printf '#!/bin/sh\n# touchauth tests/e2e/clients_polkit.sh: no service starts while it installs\nexit 101\n' \
+            > /usr/sbin/policy-rc.d && chmod 0755 /usr/sbin/policy-rc.d && made=1
+    fi
+    ( ensure_packages polkitd pkexec dbus-daemon tmux socat util-linux python3-gi \
+        gir1.2-polkit-1.0 libpam-modules ) || rc=$?
+    [ -n "$made" ] && rm -f /usr/sbin/policy-rc.d
+    return $rc
+}
+install_polkit || { echo "cannot install polkit's packages"; echo "0 passed, 1 failed"; exit 1; }
+source "$(dirname "$0")/lib.sh"
+STARTED=$(date +%s)
+FIXED=${TOUCHAUTH_E2E_POLKIT_FIXED:-0}
+
+POLKITD=/usr/lib/polkit-1/polkitd
+for tool in tmux unshare nsenter setpriv setsid socat pkexec pkttyagent dbus-daemon python3 \
+            /usr/bin/python3 "$POLKITD" /usr/lib/polkit-1/polkit-agent-helper-1; do
+    command -v "$tool" > /dev/null || { echo "missing $tool"; echo "0 passed, 1 failed"; exit 1; }
+done
+for path in /run/dbus /run/systemd /etc/polkit-1/rules.d /usr/lib/pam.d/polkit-1; do
+    [ -e "$path" ] || { echo "no $path to mount over"; echo "0 passed, 1 failed"; exit 1; }
+done
+/usr/bin/python3 -c 'import gi; gi.require_version("PolkitAgent", "1.0")' 2> /dev/null ||
+    { echo "no PolkitAgent typelib for /usr/bin/python3"; echo "0 passed, 1 failed"; exit 1; }
+# cgroup2, where sd-login reads a process's session: hybrid (this VM) or unified.
+if [ "$(stat -f -c %T /sys/fs/cgroup/unified 2>/dev/null)" = cgroup2fs ]; then CG=/sys/fs/cgroup/unified
+elif [ "$(stat -f -c %T /sys/fs/cgroup)" = cgroup2fs ]; then CG=/sys/fs/cgroup
+else echo "no cgroup2 hierarchy"; echo "0 passed, 1 failed"; exit 1; fi
+PAM_PKG_SUM=$(sha256sum < /usr/lib/pam.d/polkit-1)
+DEVLOG_BEFORE=$(stat -c '%F %i' /dev/log 2>/dev/null || echo none)
+
+make_user "$TUSER" "$TPASS"
+TUID=$(id -u "$TUSER")
+CONF="$T/touchauth.conf"    # enroll() reads this one too
+mkdir -m 0700 "$T/state"
+# Rewritten in place. The trust rules are issue 3's: off here.
+conf() {
+    write_config "$CONF" "helper=$HELPER" "state_dir=$T/state" "password_after_boot=no" \
+        "password_max_age=0" "password_after_enroll_change=no" "timeout=8" "$@"
+}
+conf
+enroll "$TUSER" right-index-finger tu-right-index
+check "(setup) enroll stores a print" test -f "$T/prints/$TUSER/virtual_device/0/7"
+FINGER="SCAN tu-right-index"
+PROMPT="Place your finger on the fingerprint reader"
+LOCKED="Too many failed attempts. Enter your password to use your fingerprint again."
+
+# The polkit-1 stack (the same lines as terminal.sh's sudo and su), bind-mounted over the
+# packaged /usr/lib/pam.d/polkit-1 (and /etc/pam.d/polkit-1, should the machine have one).
+printf '%s\n' "auth [success=done abort=die default=ignore] $MODULE config=$CONF debug" \
+    "auth required pam_unix.so try_first_pass nodelay" \
+    "account required pam_permit.so" "session required pam_permit.so" > "$T/pam-polkit"
+chmod 0644 "$T/pam-polkit"
+# pkexec's action (org.freedesktop.policykit.exec) asks the test user for their own password:
+# no group sudo needed, and no "keep" (each run asks again).
+mkdir -m 0755 "$T/rules"
+cat > "$T/rules/00-touchauth-e2e.rules" <<EOF
+polkit.addRule(function(action, subject) {
+    if (action.id == "org.freedesktop.policykit.exec" && subject.user == "$TUSER")
+        return polkit.Result.AUTH_SELF;
+});
+EOF
+chmod 0644 "$T/rules/00-touchauth-e2e.rules"
+
+# --- the fake logind ------------------------------------------------------------------------
+# $T/rs is /run/systemd in the namespace; its files are rewritten between cases (sd-login reads
+# them at each call: polkitd and the module see the new state at once).
+mkdir -p "$T/rs/seats" "$T/rs/sessions" "$T/rs/users" "$T/rs/machines"
+chmod -R 0755 "$T/rs"
+logind_none() {  # this VM: no logind (no system/, no seat0, no session)
+    rm -rf "$T/rs/system"
+    rm -f "$T/rs/seats/"* "$T/rs/sessions/"* "$T/rs/users/"*
+}
+# logind ID KEY=VALUE...: logind runs, and $TUSER has session ID, a local active x11 session on
+# seat0 unless overridden (SEAT= leaves the seat out: then seat0 has no active session).
+logind() {
+    local id=$1; shift
+    logind_none
+    mkdir -m 0755 "$T/rs/system"
+    local -A kv=([UID]=$TUID [USER]=$TUSER [ACTIVE]=1 [STATE]=active [REMOTE]=0 [TYPE]=x11
+                 [CLASS]=user [SEAT]=seat0 [SCOPE]=session-$id.scope)
+    for a in "$@"; do kv[${a%%=*}]=${a#*=}; done
+    { echo "# This is private data. Do not parse."
+      for k in UID USER ACTIVE STATE REMOTE TYPE CLASS SCOPE SEAT REMOTE_HOST SERVICE; do
+          [ -n "${kv[$k]:-}" ] && echo "$k=${kv[$k]}"
+      done; } > "$T/rs/sessions/$id"
+    local active="" display=""
+    [ -n "${kv[SEAT]}" ] && [ "${kv[ACTIVE]}" = 1 ] && active=$id
+    case ${kv[TYPE]} in x11|wayland) [ "${kv[REMOTE]}" = 0 ] && display=$id ;; esac
+    printf 'IS_SEAT0=1\nCAN_MULTI_SESSION=1\nCAN_TTY=1\nCAN_GRAPHICAL=1\nACTIVE=%s\nACTIVE_UID=%s\nSESSIONS=%s\n' \
+        "$active" "${active:+$TUID}" "${active}" > "$T/rs/seats/seat0"
+    { printf 'NAME=%s\nSTATE=active\nSESSIONS=%s\n' "$TUSER" "$id"
+      [ -n "$display" ] && echo "DISPLAY=$display"; } > "$T/rs/users/$TUID"
+    chmod 0644 "$T/rs/seats/seat0" "$T/rs/sessions/$id" "$T/rs/users/$TUID"
+}
+SLICE="$CG/user.slice/user-$TUID.slice"
+scope() { echo "$SLICE/session-$1.scope"; }
+# Where GNOME runs gnome-shell (its polkit agent) and KDE plasma-polkit-agent: the user manager.
+USER_SERVICE="$SLICE/user@$TUID.service/session.slice/org.gnome.Shell@wayland.service"
+# ...and GNOME Terminal's shells (gnome-terminal-server is a user service too).
+USER_APP="$SLICE/user@$TUID.service/app.slice/vte-spawn-e2e.scope"
+# The cgroup directories this run may make (deepest first), removed at the end if ours.
+OURS=""
+for d in "$(scope 7)" "$(scope 9)" "$USER_SERVICE" "$USER_APP" "$SLICE/user@$TUID.service/session.slice" \
+         "$SLICE/user@$TUID.service/app.slice" "$SLICE/user@$TUID.service" "$SLICE" "$CG/user.slice"; do
+    [ -d "$d" ] || OURS+=" $d"
+done
+# into CGROUP PID: moves PID (and so what it starts from now on) into CGROUP, made if missing.
+into() { mkdir -p "$1" && echo "$2" > "$1/cgroup.procs"; }
+cg_remove() {  # waits (up to 2 s) for DIR's processes to end, moves any left to the root, rmdir
+    local p i
+    for i in $(seq 100); do [ -s "$1/cgroup.procs" ] || break; sleep 0.02; done
+    for p in $(cat "$1/cgroup.procs" 2>/dev/null); do echo "$p" > "$CG/cgroup.procs" 2>/dev/null; done
+    rmdir "$1" 2>/dev/null
+}
+
+# --- the namespace ---------------------------------------------------------------------------
+W=$(mktemp -d /tmp/touchauth-polkit.XXXXXX)
+chmod 0755 "$W"
+mkdir -m 0777 "$W/u"
+cp "$E2E/clients/polkit_agent.py" "$E2E/clients/polkit_tty.sh" "$W/"
+# run DIR COMMAND...: COMMAND in the pane's foreground; its status into DIR/rc. Ctrl-C ends
+# COMMAND (SIGINT at its default there), not this script (a trap: an interactive bash whose
+# child dies of SIGINT drops the rest of its command line), so the status is still recorded.
+printf '%s\n' '#!/bin/bash' 'trap : INT' 'd=$1; shift' 'stty -g > "$d/before"' '"$@"' \
+    'echo $? > "$d/rc"' 'stty -g > "$d/after"' > "$W/run"
+chmod 0755 "$W/polkit_agent.py" "$W/polkit_tty.sh" "$W/run"
+TMUX_SOCK="$W/tmux.sock"
+AGENT=""
+NS_PIDS=""   # socat, dbus-daemon, polkitd: with the tmux server, the namespace's processes
+cleanup() {
+    agent_stop
+    tm kill-server 2>/dev/null
+    local p
+    for p in $NS_PIDS; do kill "$p" 2>/dev/null; done
+    for d in $OURS; do [ -d "$d" ] && cg_remove "$d"; done
+    return 0
+}
+trap 'cleanup; rm -rf "$W" "$T"' EXIT
+trap 'exit 130' INT; trap 'exit 143' TERM; trap 'exit 129' HUP   # the EXIT trap runs then too
+
+mkdir -m 0755 "$T/dev"
+: > "$T/syslog"
+cat > "$T/ns-init" <<'EOF'
+#!/bin/sh
+# In the private mount namespace, as root: $1 = $T, $2 = the pane's command, $3 = tmux socket.
+set -e
+T=$1
+# A private /dev: a tmpfs copy (device nodes and all) with the real /dev/pts and /dev/shm bound
+# in, so /dev/log can be our listener without creating anything in the machine's /dev.
+mount -t tmpfs -o mode=0755,size=8m tmpfs "$T/dev"
+cp -a -x /dev/. "$T/dev/"
+rm -f "$T/dev/log"
+mkdir -p "$T/dev/pts" "$T/dev/shm"
+mount --rbind /dev/pts "$T/dev/pts"
+mount --rbind /dev/shm "$T/dev/shm"
+mount --rbind "$T/dev" /dev
+socat -u UNIX-RECV:/dev/log,mode=666 OPEN:"$T/syslog",creat,append &
+echo $! > "$T/socat.pid"
+mount -t tmpfs -o mode=0755 tmpfs /run/dbus
+mount --bind "$T/rs" /run/systemd
+mount --bind "$T/rules" /etc/polkit-1/rules.d
+mount --bind "$T/pam-polkit" /usr/lib/pam.d/polkit-1
+if [ -e /etc/pam.d/polkit-1 ]; then mount --bind "$T/pam-polkit" /etc/pam.d/polkit-1; fi
+dbus-daemon --system --fork --nopidfile --print-pid > "$T/dbus.pid"
+# Without --no-debug polkitd keeps stderr; G_MESSAGES_DEBUG=all explains every decision.
+G_MESSAGES_DEBUG=all /usr/lib/polkit-1/polkitd > "$T/polkitd.log" 2>&1 &
+echo $! > "$T/polkitd.pid"
+exec tmux -S "$3" -f /dev/null new-session -d -s t -n pk -x 160 -y 50 "$2"
+EOF
+chmod 0755 "$T/ns-init"
+SHELL_CMD="setpriv --reuid=$TUID --regid=$TUID --init-groups env -i HOME=$W/u TERM=screen \
+PATH=/usr/sbin:/usr/bin:/sbin:/bin PS1='\$ ' bash --norc --noprofile"
+logind_none
+unshare -m --propagation private "$T/ns-init" "$T" "$SHELL_CMD" "$TMUX_SOCK"
+NS_RC=$?
+NS_PIDS="$(cat "$T/socat.pid" "$T/dbus.pid" "$T/polkitd.pid" 2>/dev/null | tr '\n' ' ')"
+tm set-option -g history-limit 0 > /dev/null 2>&1
+NSPID=$(tm display -p '#{pid}' 2>/dev/null)
+check "(setup) the namespace is up (status $NS_RC): tmux server ${NSPID:-missing}" test -n "$NSPID"
+wait_log() {  # wait_log FILE TEXT [SECONDS]
+    local deadline=$(($(now_ms) + ${3:-10} * 1000))
+    until grep -qF -- "$2" "$1" 2>/dev/null; do [ "$(now_ms)" -lt "$deadline" ] || return 1; sleep 0.02; done
+}
+OUT=$(cat "$T/polkitd.log")
+check "(setup) the real polkitd owns org.freedesktop.PolicyKit1 on the private bus" \
+    wait_log "$T/polkitd.log" "Acquired the name org.freedesktop.PolicyKit1 on the system bus"
+check "(setup) polkitd read /etc/polkit-1/rules.d (ours)" wait_log "$T/polkitd.log" "Loading rules from directory /etc/polkit-1/rules.d"
+NSMNT=$(readlink "/proc/$NSPID/ns/mnt")
+check "(setup) the namespace is not the machine's" test "$NSMNT" != "$(readlink /proc/self/ns/mnt)"
+wait_for pk '$' 5
+
+# --- the agents ------------------------------------------------------------------------------
+mkfifo -m 0600 "$W/u/agent.ctl"
+chown "$TUID" "$W/u/agent.ctl"
+# agent_start CGROUP ARGS...: the terminal-less agent, as the user, in CGROUP, in the namespace,
+# in a session of its own (setsid: no controlling terminal); waits until it has registered.
+agent_start() {
+    local cg=$1; shift
+    agent_stop
+    : > "$W/u/agent.log"
+    chown "$TUID" "$W/u/agent.log"
+    sh -c 'mkdir -p "$1" && echo $$ > "$1/cgroup.procs" && shift && exec "$@"' sh "$cg" \
+        nsenter -m -t "$NSPID" setpriv --reuid="$TUID" --regid="$TUID" --init-groups \
+        env -i PATH=/usr/bin:/bin LANG=C.UTF-8 setsid /usr/bin/python3 "$W/polkit_agent.py" "$@" \
+        --log "$W/u/agent.log" --control "$W/u/agent.ctl" > "$W/agent.err" 2>&1 &
+    AGENT=$!
+    local i
+    for i in $(seq 500); do grep -q '^register' "$W/u/agent.log" && return 0; sleep 0.02; done
+    return 1
+}
+agent_stop() {
+    [ -n "$AGENT" ] || return 0
+    kill "$AGENT" 2>/dev/null; wait "$AGENT" 2>/dev/null
+    AGENT=""
+}
+press() { timeout 5 sh -c 'printf "%s\n" "$1" > "$2"' sh "$1" "$W/u/agent.ctl"; }  # a dialog button
+dialog() { cat "$W/u/agent.log" 2>/dev/null; }
+dialog_has() { grep -qxF -- "$1" "$W/u/agent.log"; }     # a whole line of the dialog
+dialog_lacks() { ! grep -qF -- "$1" "$W/u/agent.log"; }
+wait_dialog() { wait_log "$W/u/agent.log" "$1" "${2:-10}"; }
+# What this case's polkitd said (its debug log since start).
+polkitd_said() { tail -c +"$((PK_MARK + 1))" "$T/polkitd.log" | grep -qF -- "$1"; }
+
+# --- the pane ----------------------------------------------------------------------------------
+pane_into() { into "$1" "$(tm display -p -t t:pk '#{pane_pid}')"; }
+# start COMMAND: typed in the pane, run by $W/run (pkexec's subject, its parent, is that
+# script), which records its exit status and `stty -g` before and after. Clears the traces first.
+start() {
+    rm -f "$W/u/before" "$W/u/after" "$W/u/rc" "$SOCK"
+    : > "$T/syslog"
+    [ ! -e "$W/u/agent.log" ] || : > "$W/u/agent.log"   # (the agent appends: O_APPEND)
+    PK_MARK=$(stat -c %s "$T/polkitd.log")
+    tm send-keys -t t:pk "clear; $W/run $W/u $1" Enter
+    wait_file "$W/u/before"
+}
+# finish [SECONDS]: until the command has ended (bounded: then Ctrl-C, so that a command left
+# waiting cannot spill into the next case), then what everybody saw into OUT.
+finish() {
+    wait_file "$W/u/after" "${1:-15}" || { tm send-keys -t t:pk C-c; wait_file "$W/u/after" 3; }
+    view
+}
+view() {
+    SCREEN=$(screen pk)
+    OUT="screen:"$'\n'"$SCREEN"$'\n'"dialog:"$'\n'"$(dialog)"$'\n'"syslog:"$'\n'"$(sed 's/<[0-9]*>/\n/g' "$T/syslog" | grep -v '^$')"
+}
+screen_has() { grep -qF -- "$1" <<< "$SCREEN"; }
+screen_lacks() { ! screen_has "$1"; }
+rc_is() { [ "$(cat "$W/u/rc" 2>/dev/null)" = "$1" ]; }
+ran_as_root() { grep -qx '0' <<< "$SCREEN" && rc_is 0; }   # `id -u` printed 0
+not_ran() { ! grep -qx '0' <<< "$SCREEN" && ! rc_is 0; }
+stty_same() { [ -s "$W/u/before" ] && cmp -s "$W/u/before" "$W/u/after"; }
+armed() { [ -e "$SOCK" ]; }
+never_armed() { [ ! -e "$SOCK" ]; }
+touch_finger() { timeout 5 python3 "$E2E/vsensor.py" "$SOCK" "$FINGER" > /dev/null 2>&1; }
+# Processes of this namespace named NAME (comm), zombies left out (this VM's init does not reap).
+ours_named() {
+    local p st
+    for p in $(pgrep -x "$1"); do
+        [ "$(readlink "/proc/$p/ns/mnt" 2>/dev/null)" = "$NSMNT" ] || continue
+        st=$(sed -n 's/^[0-9]* ([^)]*) \(.\).*/\1/p' "/proc/$p/stat" 2>/dev/null)
+        [ -n "$st" ] && [ "$st" != Z ] && echo "$p"
+    done
+}
+# No touchauth helper and no polkit-agent-helper-1 left in the namespace (waits up to 3 s).
+no_helper_left() {
+    local i
+    for i in $(seq 150); do
+        [ -z "$(ours_named touchauth)$(ours_named polkit-agent-he)" ] && return 0
+        sleep 0.02
+    done
+    OUT+=$'\n'"left: touchauth $(ours_named touchauth| tr '\n' ' ') polkit-agent-helper-1 $(ours_named polkit-agent-he | tr '\n' ' ')"
+    return 1
+}
+say_dialog() { echo "#   the dialog showed: $(grep -E '^(info|error|request|completed)' "$W/u/agent.log" | paste -sd '|' | sed 's/|/ | /g')"; }
+say_screen() { echo "#   the terminal showed: $(grep -v '^\$' <<< "$SCREEN" | paste -sd '|' | sed 's/|/ | /g')"; }
+say_module() {
+    local l
+    l=$(sed 's/<[0-9]*>/\n/g' "$T/syslog" | grep -o 'pam_touchauth(polkit-1:auth): .*' | sed 's/^pam_touchauth(polkit-1:auth): //' | paste -sd ';' | sed 's/;/; /g')
+    echo "#   module: ${l:-(nothing logged)}"
+}
+
+PKEXEC="pkexec --disable-internal-agent id -u"
+TTY_PKEXEC="$W/polkit_tty.sh id -u"
+HEADER="Authentication is needed to run \`/usr/bin/id' as the super user"
+
+# gui_refused NAME REASON: the dialog goes to the password at once (no fingerprint line, the
+# sensor never armed, the module logged REASON); the password typed there runs the command.
+gui_refused() {
+    local name=$1 why=$2
+    wait_dialog "request Password:" 10
+    view
+    check "$name -> the dialog asks for the password at once" dialog_has "request Password: "
+    check "$name -> no fingerprint prompt in the dialog" dialog_lacks "$PROMPT"
+    check "$name -> the sensor was never armed" never_armed
+    check "$name -> the module logged why: $why" logged "$why"
+    say_dialog; say_module
+    press "password $TPASS"
+    finish
+    check "$name -> the password -> pkexec ran id -u as root" ran_as_root
+}
+# gui_offered NAME: the dialog shows the prompt, the sensor is armed, the finger runs the command.
+gui_offered() {
+    local name=$1
+    wait_dialog "info $PROMPT" 10
+    view
+    check "$name -> the dialog shows the fingerprint prompt" dialog_has "info $PROMPT"
+    check "$name -> the sensor is armed" armed
+    touch_finger
+    finish
+    check "$name -> the finger -> pkexec ran id -u as root, no password asked" \
+        eval 'ran_as_root && dialog_lacks "request"'
+    say_dialog
+}
+# tty_refused NAME REASON: pkttyagent asks for the password at once; typed, it runs the command.
+tty_refused() {
+    local name=$1 why=$2
+    wait_for pk "Password:" 10
+    view
+    check "$name -> the text agent asks for the password at once" screen_has "Password:"
+    check "$name -> no fingerprint line" screen_lacks "$PROMPT"
+    check "$name -> the sensor was never armed" never_armed
+    check "$name -> the module logged why: $why" logged "$why"
+    say_module
+    tm send-keys -t t:pk -l "$TPASS"; tm send-keys -t t:pk Enter
+    finish
+    check "$name -> the password -> AUTHENTICATION COMPLETE, id -u printed 0" \
+        eval 'screen_has "==== AUTHENTICATION COMPLETE ====" && ran_as_root'
+    check "$name -> stty -g identical" stty_same
+    say_screen
+}
+tty_offered() {  # (the fixed module only) the text agent shows the prompt; the finger runs it
+    local name=$1
+    wait_for pk "Info: $PROMPT" 10
+    view
+    check "$name -> the text agent shows the fingerprint prompt and the terminal's hint" \
+        eval 'screen_has "Info: $PROMPT" && screen_has "Info: [Enter Password] press Enter, or type your password"'
+    check "$name -> the sensor is armed" armed
+    touch_finger
+    finish
+    check "$name -> the finger -> AUTHENTICATION COMPLETE, id -u printed 0, no password asked" \
+        eval 'screen_has "==== AUTHENTICATION COMPLETE ====" && ran_as_root && screen_lacks "Password:"'
+    check "$name -> stty -g identical" stty_same
+    say_screen
+}
+
+# =============================================================================================
+echo "# 1. a local active X11 session, the agent inside it (no terminal: a desktop's dialog)"
+logind 7 TYPE=x11
+pane_into "$(scope 7)"
+agent_start "$(scope 7)" --session 7
+OUT=$(dialog; cat "$W/agent.err")
+check "(setup) the agent registered for session 7" dialog_has registered
+start "$PKEXEC"
+gui_offered "x11 session, agent in it"
+check "...polkitd saw a local active session" polkitd_said "subject is in session 7 (local=1 active=1)"
+check "...and asked our agent (the rule's AUTH_SELF)" polkitd_said "challenge (implicit_authorization = auth_self)"
+check "...the dialog showed the hint with the timeout" dialog_has "info [Enter Password] after 8 s"
+check "...the dialog completed, authorized" dialog_has "completed 1"
+check "...the audit line: success" logged "user $TUSER, service polkit-1: success, strikes 0"
+check "...polkitd: authenticated as the user, one shot" \
+    polkitd_said "successfully authenticated as unix-user:$TUSER to gain ONE-SHOT authorization"
+check "...no helper left" no_helper_left
+
+echo "# 2. the same session, the password: after the timeout (a dialog has no Enter), or 3 wrong fingers"
+conf "timeout=2"
+start "$PKEXEC"
+wait_dialog "request Password:" 15
+view
+check "no finger -> the prompt, then 'Fingerprint timed out', then the password field" \
+    eval 'dialog_has "info $PROMPT" && dialog_has "error Fingerprint timed out" && dialog_has "request Password: "'
+check "no finger -> the hint names the timeout" dialog_has "info [Enter Password] after 2 s"
+check "no finger -> the sensor was armed" armed
+say_dialog
+press "password $TPASS"
+finish
+check "no finger, then the password -> pkexec ran id -u as root" ran_as_root
+conf
+rm -f "$T/state/$TUID"
+start "$PKEXEC"
+wait_dialog "info $PROMPT" 10
+python3 "$E2E/vsensor.py" "$SOCK" "SCAN nobody" "SCAN nobody" "SCAN nobody" > /dev/null 2>&1
+wait_dialog "request Password:" 10
+view
+check "3 wrong fingers -> 'Not recognized, try again' twice, 'Fingerprint not recognized', the password field" \
+    eval '[ "$(grep -cxF "error Not recognized, try again" "$W/u/agent.log")" = 2 ] &&
+          dialog_has "error Fingerprint not recognized" && dialog_has "request Password: "'
+check "3 wrong fingers -> the audit line: authenticationFailed, strikes 3" \
+    logged "service polkit-1: authenticationFailed, strikes 3"
+say_dialog
+press "password not the password"
+finish
+check "3 wrong fingers, then a wrong password -> nothing ran, pkexec: Not authorized (status 127)" \
+    eval 'not_ran && screen_has "Error executing command as another user: Not authorized" && rc_is 127'
+
+echo "# 3. a locked user: the password at once, the sensor never armed"
+rm -f "$T/state/$TUID"
+# The state as right after a password (lockout.sh's reset_state), then five strikes, locked now.
+printf 'touchauth-request 1\nuser %s\nservice reset\nfallback none\narg config=%s\nend\n' "$TUSER" "$CONF" |
+    "$HELPER" pam-account > /dev/null 2>&1
+sed -i "s/^strikes .*/strikes 5/; s/^locked_at .*/locked_at $(date +%s)/" "$T/state/$TUID"
+OUT=$(cat "$T/state/$TUID" 2>&1)
+check "(setup) the state file: 5 strikes, locked" eval 'grep -q "^strikes 5$" "$T/state/$TUID" && ! grep -q "^locked_at -$" "$T/state/$TUID"'
+start "$PKEXEC"
+wait_dialog "request Password:" 10
+view
+check "locked -> the dialog says why, then the password field at once" \
+    eval 'dialog_has "info $LOCKED" && dialog_has "request Password: "'
+check "locked -> no fingerprint prompt" dialog_lacks "$PROMPT"
+check "locked -> the sensor was never armed" never_armed
+check "locked -> the audit line: biometryLockout, strikes 5" logged "service polkit-1: biometryLockout, strikes 5"
+say_dialog
+press "password $TPASS"
+finish
+check "locked, then the password -> pkexec ran id -u as root" ran_as_root
+rm -f "$T/state/$TUID"   # (this stack has no authsucc line: the password cleared nothing)
+
+echo "# 4. cancel at the fingerprint prompt: the dialog's Cancel, Ctrl-C in pkexec's terminal"
+start "$PKEXEC"
+wait_dialog "info $PROMPT" 10
+check "(control) a helper of ours runs while the prompt is up" test -n "$(ours_named touchauth)"
+press cancel
+finish
+check "Cancel -> nothing ran; pkexec: Request dismissed (status 126)" \
+    eval 'not_ran && screen_has "Error executing command as another user: Request dismissed" && rc_is 126'
+check "Cancel -> no helper left (the agent SIGTERMs polkit-agent-helper-1, ours dies with it)" no_helper_left
+say_screen
+start "$PKEXEC"
+wait_dialog "info $PROMPT" 10
+tm send-keys -t t:pk C-c
+finish
+check "Ctrl-C in pkexec's terminal -> nothing ran (status 130)" eval 'not_ran && rc_is 130'
+check "Ctrl-C -> polkitd cancelled the dialog (pkexec left the bus)" wait_dialog "cancelled-by-polkitd" 5
+check "Ctrl-C -> no helper left" no_helper_left
+check "Ctrl-C -> a touch now authenticates nobody (nobody listens on the sensor)" \
+    eval '! timeout 2 python3 "$E2E/vsensor.py" "$SOCK" "$FINGER" 2>/dev/null'
+
+echo "# 5. GNOME and KDE: agent and terminal in user@$TUID.service, outside the (Wayland) session"
+logind 7 TYPE=wayland
+pane_into "$USER_APP"
+agent_start "$USER_SERVICE" --session 7
+OUT=$(dialog; cat "$W/agent.err")
+check "(setup) polkitd took the agent for session 7 from outside it (its uid's display)" dialog_has registered
+start "$PKEXEC"
+if [ "$FIXED" = 1 ]; then
+    gui_offered "GNOME/KDE layout"
+else
+    # [defect] user_at_display passes the session rule but is no display (presence.c): "nobody
+    # to answer", though the dialog is on the screen of the person at the seat.
+    gui_refused "[defect] GNOME/KDE layout" "nobody at a terminal or a screen to answer"
+fi
+check "...polkitd saw the local active session" polkitd_said "subject is in session 7 (local=1 active=1)"
+agent_stop
+
+echo "# 6. polkit's text agent (pkttyagent) in pkexec's terminal, local active sessions"
+logind 7 TYPE=x11
+pane_into "$(scope 7)"
+start "$TTY_PKEXEC"
+if [ "$FIXED" = 1 ]; then tty_offered "text agent, x11 session"
+else
+    # [defect] the helper's controlling terminal is pkexec's and its stdin the agent's pipe: the
+    # terminal rule takes that for "a program types" (sudo -S), though a person answers.
+    tty_refused "[defect] text agent, x11 session" "nobody at a terminal or a screen to answer"
+fi
+check "...the text agent's header" eval 'screen_has "==== AUTHENTICATING FOR org.freedesktop.policykit.exec ====" &&
+    screen_has "$HEADER" && screen_has "Authenticating as: $TUSER"'
+logind 7 TYPE=tty
+start "$TTY_PKEXEC"
+if [ "$FIXED" = 1 ]; then tty_offered "text agent, tty session (a text console)"
+else tty_refused "[defect] text agent, tty session (a text console)" "nobody at a terminal or a screen to answer"; fi
+if [ "$FIXED" = 1 ]; then
+    # The module owns pkttyagent's terminal as sudo's: Enter, typing, Ctrl-C (a byte, ISIG off).
+    start "$TTY_PKEXEC"
+    wait_for pk "Info: $PROMPT" 10
+    tm send-keys -t t:pk Enter
+    wait_for pk "Password:" 10
+    tm send-keys -t t:pk -l "$TPASS"; tm send-keys -t t:pk Enter
+    finish
+    check "text agent: Enter -> the agent's password prompt; the password -> id -u printed 0" \
+        eval 'screen_has "Password:" && ran_as_root && stty_same'
+    start "$TTY_PKEXEC"
+    wait_for pk "Info: $PROMPT" 10
+    tm send-keys -t t:pk -l "$TPASS"; tm send-keys -t t:pk Enter
+    finish
+    check "text agent: the password typed at the fingerprint prompt -> id -u printed 0, no second prompt, not echoed" \
+        eval 'ran_as_root && screen_lacks "Password:" && screen_lacks "$TPASS" && stty_same'
+    say_screen
+fi
+start "$TTY_PKEXEC"
+if [ "$FIXED" = 1 ]; then wait_for pk "Info: $PROMPT" 10; else wait_for pk "Password:" 10; fi
+tm send-keys -t t:pk C-c
+finish
+# Today Ctrl-C is the terminal's SIGINT for the whole foreground group (status 130); with the
+# module owning the terminal it is our userCancel: PAM_ABORT, polkit-agent-helper-1 given its
+# SIGINT back, the agent's AUTHENTICATION FAILED and pkexec's "Not authorized" (status 127).
+check "Ctrl-C at the text agent's prompt -> nothing ran (status $(cat "$W/u/rc" 2>/dev/null))" not_ran
+check "Ctrl-C -> no helper left" no_helper_left
+check "Ctrl-C -> stty -g identical" stty_same
+say_screen
+
+echo "# 7. remote sessions: never offered, whichever agent"
+logind 9 REMOTE=1 REMOTE_HOST=127.0.0.1 SERVICE=xrdp TYPE=x11 SEAT=
+pane_into "$(scope 9)"
+agent_start "$(scope 9)" --session 9
+OUT=$(dialog; cat "$W/agent.err")
+check "(setup) the agent registered for remote session 9" dialog_has registered
+start "$PKEXEC"
+gui_refused "remote X11 session (xrdp), agent in it" "remote session (logind)"
+check "...polkitd saw a session that is not local" polkitd_said "subject is in session 9 (local=0 active=1)"
+agent_stop
+logind 9 REMOTE=1 REMOTE_HOST=127.0.0.1 SERVICE=sshd TYPE=tty SEAT=
+start "$TTY_PKEXEC"
+tty_refused "remote tty session (ssh from loopback, no SSH_* anywhere), text agent" "remote session (logind)"
+
+echo "# 8. no logind (this VM's state): polkitd still asks; the module has nobody to answer"
+logind_none
+pane_into "$CG"
+agent_start "$CG" --session 7
+OUT=$(dialog)
+check "a desktop's agent cannot even register without logind" \
+    dialog_has "register-failed GDBus.Error:org.freedesktop.PolicyKit1.Error.Failed: Cannot determine session the caller is in"
+agent_stop
+start "$TTY_PKEXEC"
+if [ "$FIXED" = 1 ]; then tty_offered "no logind, text agent (as sudo in a terminal)"
+else tty_refused "[defect] no logind, text agent" "nobody at a terminal or a screen to answer"; fi
+check "...polkitd found no session and still asked (the rule's AUTH_SELF)" \
+    eval '! polkitd_said "subject is in session" && polkitd_said "challenge (implicit_authorization = auth_self)"'
+
+# pkexec clears its environment before its own agent spawns the helper: the helper's start-up
+# environment has no SSH_* even from an ssh login (the fixed module reads its parent's too).
+start "env SSH_CONNECTION='203.0.113.9 50000 192.0.2.1 22' pkexec id -u"
+wait_for pk "Password:" 10
+view
+if [ "$FIXED" = 1 ]; then WHY="remote session (SSH_* in the PAM or process environment)"
+else WHY="nobody at a terminal or a screen to answer"; fi
+check "no logind, SSH_CONNECTION in pkexec's environment, its own agent -> the password at once, never armed" \
+    eval 'screen_has "Password:" && screen_lacks "$PROMPT" && never_armed'
+check "...the module logged why: $WHY" logged "$WHY"
+say_module
+tm send-keys -t t:pk C-c
+finish
+check "...Ctrl-C at the password -> nothing ran" not_ran
+
+echo "# 9. pkexec's own text agent (no other agent): polkit 122's 'No session for cookie'"
+logind 7 TYPE=x11
+pane_into "$(scope 7)"
+start "pkexec id -u"
+if [ "$FIXED" = 1 ]; then
+    wait_for pk "Info: $PROMPT" 10
+    view
+    check "pkexec's own agent -> the fingerprint prompt, armed" eval 'screen_has "Info: $PROMPT" && armed'
+    touch_finger
+    ANSWER="the finger"
+else
+    wait_for pk "Password:" 10
+    view
+    check "[defect] pkexec's own agent -> the password at once, never armed" eval 'screen_has "Password:" && never_armed'
+    tm send-keys -t t:pk -l "$TPASS"; tm send-keys -t t:pk Enter
+    ANSWER="the right password"
+fi
+finish
+check "...$ANSWER -> 'No session for cookie', AUTHENTICATION FAILED, Not authorized (127), nothing ran" \
+    eval 'screen_has "error response to PolicyKit daemon: GDBus.Error:org.freedesktop.PolicyKit1.Error.Failed: No session for cookie" &&
+          screen_has "==== AUTHENTICATION FAILED ====" && screen_has "Not authorized" && rc_is 127 && not_ran'
+check "...polkitd: the agent's creator is root (pkexec's bus uid), while the helper answers as the user" \
+    polkitd_said "user of caller is unix-user:root"
+say_screen
+
+# =============================================================================================
+cleanup
+check "(cleanup) the tmux server is gone" sh -c "! tmux -S '$TMUX_SOCK' ls 2>/dev/null"
+check "(cleanup) polkitd and dbus-daemon of the namespace are gone" \
+    eval 'for p in $NS_PIDS; do st=$(sed -n "s/^[0-9]* ([^)]*) \(.\).*/\1/p" /proc/$p/stat 2>/dev/null); [ -z "$st" ] || [ "$st" = Z ] || exit 1; done'
+check "(cleanup) no cgroup directory of ours left" sh -c "! ls -d $OURS 2>/dev/null | grep -q ."
+check "(cleanup) the packaged /usr/lib/pam.d/polkit-1 was never changed" \
+    test "$(sha256sum < /usr/lib/pam.d/polkit-1)" = "$PAM_PKG_SUM"
+check "(cleanup) nothing mounted over /run/dbus, /run/systemd or /dev out here, /dev/log as it was" \
+    sh -c "! findmnt -rn -t tmpfs /run/dbus && ! findmnt -rn /run/systemd && ! findmnt -rn -t tmpfs /dev &&
+           [ \"\$(stat -c '%F %i' /dev/log 2>/dev/null || echo none)\" = '$DEVLOG_BEFORE' ]"
+echo "# run time $(($(date +%s) - STARTED)) s (module $MODULE, helper $HELPER)"
+summary
