@@ -10,6 +10,19 @@ BUILD_PACKAGES="libfprint-2-dev libglib2.0-dev libpam0g-dev libsystemd-dev libst
 TEST_PACKAGES="clang-format pamtester libpam-wrapper libpam-modules python3 python3-gi gir1.2-fprint-2.0 valgrind sudo tmux socat"
 
 # ensure_packages PKG...: apt-get install the ones not installed yet (one apt-get update first).
+# ensure_packages_no_start PACKAGE...: ensure_packages with a policy-rc.d that exits 101 while it
+# runs (only if the machine has none; removed again at once), so no package's postinst starts a
+# service on the machine (sshd, polkitd, dbus, a display manager).
+ensure_packages_no_start() {
+    local made="" rc=0
+    if [ ! -e /usr/sbin/policy-rc.d ] && [ "$(id -u)" -eq 0 ]; then
+        printf '#!/bin/sh\n# touchauth tests: no service starts while they install\nexit 101\n' \
+            > /usr/sbin/policy-rc.d && chmod 0755 /usr/sbin/policy-rc.d && made=1
+    fi
+    ( ensure_packages "$@" ) || rc=$?
+    [ -n "$made" ] && rm -f /usr/sbin/policy-rc.d
+    return $rc
+}
 ensure_packages() {
     local missing=()
     for p in "$@"; do

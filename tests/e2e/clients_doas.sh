@@ -4,19 +4,13 @@
 # /etc/doas.conf of ours (the machine's /etc is never written). The finger, Enter then the
 # password, the password typed at the prompt, Ctrl-C, a locked user, a wrong finger three
 # times; each case's sensor socket says whether the sensor was armed (ttykit.sh).
+source "$(dirname "$0")/../../scripts/lib.sh"
 source "$(dirname "$0")/lib.sh"
 
 for tool in tmux unshare setpriv; do
     command -v "$tool" > /dev/null || { echo "missing $tool"; echo "0 passed, 1 failed"; exit 1; }
 done
-if ! command -v doas > /dev/null; then
-    # policy-rc.d: no service may start while installing (doas has none, its dependencies none).
-    created=""; [ -e /usr/sbin/policy-rc.d ] || { printf '#!/bin/sh\nexit 101\n' > /usr/sbin/policy-rc.d; chmod 0755 /usr/sbin/policy-rc.d; created=1; }
-    DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends opendoas > "$T/apt.log" 2>&1 \
-        || { apt-get update > /dev/null 2>&1; DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends opendoas >> "$T/apt.log" 2>&1; }
-    [ -n "$created" ] && rm -f /usr/sbin/policy-rc.d
-    command -v doas > /dev/null || { cat "$T/apt.log"; echo "cannot install opendoas"; echo "0 passed, 1 failed"; exit 1; }
-fi
+ensure_packages_no_start opendoas || { echo "cannot install opendoas"; echo "0 passed, 1 failed"; exit 1; }
 
 make_user "$TUSER" "$TPASS"
 CONF="$T/touchauth.conf"
@@ -53,6 +47,13 @@ PROMPT="Place your finger on the fingerprint reader"
 HINT="[Enter Password] press Enter, or type your password"
 DOAS_PW="doas ($TUSER@"   # doas's own prompt: "doas (user@host) password: "
 RUN="doas touch $W/u/ran"
+# password_at_doas: once doas asks for its password, type it; then the case's end.
+password_at_doas() {
+    wait_for doas "$DOAS_PW"
+    tm send-keys -t t:doas -l "$TPASS"
+    tm send-keys -t t:doas Enter
+    finish doas
+}
 
 echo "# doas: the enrolled finger"
 start doas "$RUN"
@@ -107,10 +108,7 @@ echo "# doas: three wrong fingers, then the password"
 start doas "$RUN"
 wait_for doas "$PROMPT"
 python3 "$E2E/vsensor.py" "$SOCK" "SCAN someone-else" "SCAN someone-else" "SCAN someone-else" > /dev/null
-wait_for doas "$DOAS_PW"
-tm send-keys -t t:doas -l "$TPASS"
-tm send-keys -t t:doas Enter
-finish doas
+password_at_doas
 check "3 wrong -> 'try again' twice, then doas's password prompt" \
     eval 'test "$(count_of "Not recognized, try again")" -eq 2 && has "$DOAS_PW"'
 check "...and the password runs the command" eval 'ran && rc_is 0'
@@ -120,10 +118,7 @@ UID_T=$(id -u "$TUSER")
 printf 'touchauth-state 1\nstrikes 5\nlocked_at %s\npassword_at -\npassword_boot_id -\nprints_hash -\n' "$(date +%s)" > "$S/state/$UID_T"
 chmod 0600 "$S/state/$UID_T"
 start doas "$RUN"
-wait_for doas "$DOAS_PW"
-tm send-keys -t t:doas -l "$TPASS"
-tm send-keys -t t:doas Enter
-finish doas
+password_at_doas
 check "locked -> our line says why, then doas's password prompt" \
     eval 'has "Too many failed attempts. Enter your password to use your fingerprint again." && has "$DOAS_PW"'
 check "locked -> the sensor was never armed" sensor_never_armed

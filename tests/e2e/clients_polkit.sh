@@ -35,20 +35,7 @@
 # Run: TOUCHAUTH_E2E_USER=touchauth-pk bash tests/e2e/clients_polkit.sh (root; ~12 s).
 source "$(dirname "$0")/../../scripts/lib.sh"
 
-# polkitd's and dbus's postinst would start services on the machine: a policy-rc.d that exits
-# 101 stops invoke-rc.d (only if the machine has none; removed again at once).
-install_polkit() {
-    local made="" rc=0
-    if [ ! -e /usr/sbin/policy-rc.d ] && [ "$(id -u)" -eq 0 ]; then
-        printf '#!/bin/sh\n# touchauth tests/e2e/clients_polkit.sh: no service starts while it installs\nexit 101\n' \
-            > /usr/sbin/policy-rc.d && chmod 0755 /usr/sbin/policy-rc.d && made=1
-    fi
-    ( ensure_packages polkitd pkexec dbus-daemon tmux socat util-linux python3-gi \
-        gir1.2-polkit-1.0 libpam-modules ) || rc=$?
-    [ -n "$made" ] && rm -f /usr/sbin/policy-rc.d
-    return $rc
-}
-install_polkit || { echo "cannot install polkit's packages"; echo "0 passed, 1 failed"; exit 1; }
+ensure_packages_no_start polkitd pkexec dbus-daemon tmux socat util-linux python3-gi gir1.2-polkit-1.0 libpam-modules || { echo "cannot install polkit's packages"; echo "0 passed, 1 failed"; exit 1; }
 source "$(dirname "$0")/lib.sh"
 STARTED=$(date +%s)
 FIXED=${TOUCHAUTH_E2E_POLKIT_FIXED:-0}

@@ -17,19 +17,7 @@
 # Run against another build: MODULE=/path/pam_touchauth.so HELPER=/path/touchauth bash sshd.sh
 source "$(dirname "$0")/../../scripts/lib.sh"
 
-# openssh-server's postinst would start the machine's sshd: a policy-rc.d that exits 101 stops
-# invoke-rc.d from starting anything (only if the machine has none; removed again at once).
-install_ssh() {
-    local made="" rc=0
-    if [ ! -e /usr/sbin/policy-rc.d ] && [ "$(id -u)" -eq 0 ]; then
-        printf '#!/bin/sh\n# touchauth tests/e2e/sshd.sh: no service starts while it installs\nexit 101\n' \
-            > /usr/sbin/policy-rc.d && chmod 0755 /usr/sbin/policy-rc.d && made=1
-    fi
-    ( ensure_packages openssh-server openssh-client ) || rc=$?
-    [ -n "$made" ] && rm -f /usr/sbin/policy-rc.d
-    return $rc
-}
-install_ssh || { echo "cannot install openssh-server/openssh-client"; echo "0 passed, 1 failed"; exit 1; }
+ensure_packages_no_start openssh-server openssh-client || { echo "cannot install openssh-server/openssh-client"; echo "0 passed, 1 failed"; exit 1; }
 source "$(dirname "$0")/lib.sh"
 
 for tool in /usr/sbin/sshd ssh ssh-keygen unshare setsid socat python3; do
