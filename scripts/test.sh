@@ -110,6 +110,8 @@ suite "e2e: no free wrong finger on a slow disk (fsync over a second, Enter afte
 suite "e2e: terminal keys in real sudo and su (tmux, unshare), signals at the prompt, skips, lid" 114 tests/e2e/terminal.sh
 suite "e2e: doas for real (tmux, an overlay over /etc): finger, Enter, typing, Ctrl-C, lockout, no terminal" 22 tests/e2e/clients_doas.sh
 suite "e2e: pkexec and the real polkitd (private bus, fake logind; text agent, a dialog-like agent, remote, no logind)" 86 tests/e2e/clients_polkit.sh
+suite "e2e: screen lockers for real (vlock; i3lock, xsecurelock on Xvfb in a fake local session; the setuid helper or not)" 58 tests/e2e/clients_lockers.sh
+suite "e2e: LightDM and its GTK greeter on Xvfb (finger, wrong fingers, locked user, console in front)" 25 tests/e2e/clients_lightdm.sh
 suite "e2e: presence (fake logind sessions, no terminal, no display, real su)" 53 tests/e2e/presence.sh
 suite "e2e: network logins through real sshd on loopback (password, keyboard-interactive, key after a failed password)" 37 tests/e2e/sshd.sh
 suite "e2e: the touchauth command (enroll, list, delete, verify, enable/disable, doctor; match-on-chip)" 69 tests/e2e/cli.sh

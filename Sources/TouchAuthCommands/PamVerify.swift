@@ -170,14 +170,19 @@ struct Evaluation {
         // to place (fprintd only ever tries the first).
         var loop = ScanLoop(.prompt(maxTries: config.maxTries), fingers: prints.map(\.0), canIdentify: device.canIdentify)
         if !config.reason.isEmpty { send(.info(config.reason)) }
-        send(loop.prompt.replyLine)
-        if !config.fallbackTitle.isEmpty {
-            // The shim says whether it takes Enter (a terminal it owns); the hint must not promise
-            // a key that does nothing.
-            let hint: Message = fallback == .enter
-                ? .fallbackKeyHint(title: config.fallbackTitle)
-                : .fallbackHint(title: config.fallbackTitle, timeout: config.timeout)
-            send(hint.replyLine)
+        // The shim says whether it takes Enter (a terminal it owns); the hint must not promise a
+        // key that does nothing. With no key (a greeter, a screen locker, a polkit dialog) the
+        // hint comes first and the prompt last: such a client may show one message at a time,
+        // each replacing the last (lightdm-gtk-greeter; xsecurelock after a second), and what
+        // stays must say what to do with the finger (tests/e2e/clients_lightdm.sh).
+        if config.fallbackTitle.isEmpty {
+            send(loop.prompt.replyLine)
+        } else if fallback == .enter {
+            send(loop.prompt.replyLine)
+            send(Message.fallbackKeyHint(title: config.fallbackTitle).replyLine)
+        } else {
+            send(Message.fallbackHint(title: config.fallbackTitle, timeout: config.timeout).replyLine)
+            send(loop.prompt.replyLine)
         }
         return loop.run(say: say) { action in
             switch action {

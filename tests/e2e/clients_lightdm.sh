@@ -1,0 +1,342 @@
+#!/usr/bin/env bash
+# A graphical login for real (the clients issue): LightDM 1.26 with lightdm-gtk-greeter on an
+# Xvfb display, the test stack bind-mounted over /etc/pam.d/lightdm, keys typed with xdotool,
+# the greeter's dialog read back with tesseract (what the user saw), LightDM's debug log for the
+# result ("Authenticate result for user U: Success"), and the vsensor socket for whether the
+# sensor was armed (the helper creates it in fp_device_open: no socket = never armed).
+#
+# LightDM runs inside `unshare -m` (TESTING.md, "A graphical login for real"): a tmpfs over
+# /run/dbus with a system bus of its own, our stack over /etc/pam.d/lightdm, a fake logind state
+# over /run/systemd, /dev/null over /dev/tty0 (LightDM would switch the machine's console to
+# VT 7), the greeter's home, LightDM's data dir and the login records (wtmp, btmp, lastlog)
+# replaced by files of the test's own. Its session child runs PAM as root (service lightdm,
+# PAM_XDISPLAY and PAM_TTY = the display): no setuid helper is involved. A successful login
+# starts /etc/X11/Xsession for the test user (shell nologin, no home): it ends at once, and
+# LightDM brings up a new X server and greeter for the next case.
+# Run: TOUCHAUTH_E2E_USER=NAME bash THIS.
+source "$(dirname "$0")/lib.sh"
+source "$E2E/clients/locker_x11.sh"
+STARTED=$(date +%s)
+OUT=""
+gui_packages lightdm lightdm-gtk-greeter dbus-daemon xvfb xauth x11-utils xdotool imagemagick \
+    tesseract-ocr tesseract-ocr-eng util-linux python3 ||
+    { echo "cannot install LightDM"; echo "0 passed, 1 failed"; exit 1; }
+for tool in lightdm lightdm-gtk-greeter dbus-daemon unshare Xvfb xdotool import tesseract; do
+    command -v "$tool" > /dev/null || [ -x "/usr/sbin/$tool" ] ||
+        { echo "missing $tool"; echo "0 passed, 1 failed"; exit 1; }
+done
+
+if [ "$(stat -f -c %T /sys/fs/cgroup/unified 2>/dev/null)" = cgroup2fs ]; then CG=/sys/fs/cgroup/unified
+elif [ "$(stat -f -c %T /sys/fs/cgroup)" = cgroup2fs ]; then CG=/sys/fs/cgroup
+else CG=""; fi
+make_user "$TUSER" "$TPASS"
+OTHER=$NOPRINTS_USER            # someone else, with prints of her own on the same sensor
+make_user "$OTHER" "$TPASS"
+TUID=$(id -u "$TUSER")
+FINGER="SCAN tu-right-index"
+ELSE="SCAN other-right-index"
+TIMEOUT=6                       # the fingerprint's timeout here (30 s by default)
+mkdir -m 0700 "$T/state"
+CONF="$T/touchauth.conf"
+write_config "$CONF" "helper=$HELPER" "state_dir=$T/state" "timeout=$TIMEOUT" "password_after_boot=no" \
+    "password_max_age=0" "password_after_enroll_change=no"
+enroll "$TUSER" right-index-finger tu-right-index
+check "(setup) $TUSER enrolled" test -f "$T/prints/$TUSER/virtual_device/0/7"
+enroll "$OTHER" right-index-finger other-right-index
+check "(setup) $OTHER enrolled" test -f "$T/prints/$OTHER/virtual_device/0/7"
+fresh_state() { rm -f "$T/state/$TUID"; }
+put_state() {  # put_state STRIKES LOCKED_AT
+    printf 'touchauth-state 1\nstrikes %s\nlocked_at %s\npassword_at -\npassword_boot_id -\nprints_hash -\n' \
+        "$1" "$2" > "$T/state/$TUID"
+    chmod 0600 "$T/state/$TUID"
+}
+
+W=$(mktemp -d /tmp/touchauth-lightdm.XXXXXX)
+chmod 0755 "$W"
+mkdir -m 0755 "$W/run" "$W/log" "$W/cache" "$W/rs" "$W/data" "$W/records"
+mkdir -m 0750 "$W/greeter-home"
+chown lightdm:lightdm "$W/greeter-home"
+: > "$W/records/wtmp"; : > "$W/records/btmp"; : > "$W/records/lastlog"
+XN=$(free_display 38)
+# The X server LightDM starts: of the Xorg arguments it passes, Xvfb takes the display and -auth.
+cat > "$W/xserver" <<EOF
+#!/bin/sh
+disp="" auth=""
+while [ \$# -gt 0 ]; do
+    case "\$1" in :*) disp=\$1 ;; -auth) auth=\$2; shift ;; esac
+    shift
+done
+echo "\$disp" > "$W/display"
+exec Xvfb "\$disp" -auth "\$auth" -screen 0 1024x768x24 -nolisten tcp
+EOF
+chmod 0755 "$W/xserver"
+cat > "$W/lightdm.conf" <<EOF
+[LightDM]
+run-directory=$W/run
+log-directory=$W/log
+cache-directory=$W/cache
+logind-check-graphical=false
+minimum-display-number=$XN
+[Seat:*]
+greeter-session=lightdm-gtk-greeter
+xserver-command=$W/xserver
+EOF
+# The stack: the lines the README gives for a single-stack client (common-auth's shape).
+printf '%s\n' "auth [success=done abort=die default=ignore] $MODULE config=$CONF" \
+    "auth required pam_unix.so try_first_pass nodelay" "account required pam_permit.so" \
+    "password required pam_deny.so" "session required pam_permit.so" > "$W/pam-lightdm"
+
+# The fake logind (TESTING.md): none (as this VM), or seat0 whose active session is LightDM's
+# greeter (c1, class greeter: DESIGN.md §3.2's "greeter's display") or root's text session 8.
+logind_none() { rm -rf "${W:?}/rs/"*; mkdir -p "$W/rs/seats" "$W/rs/sessions" "$W/rs/users"; }
+logind_seat() {  # logind_seat greeter|tty: which session is in front on seat0
+    logind_none
+    mkdir -p "$W/rs/system"
+    local front=c1
+    [ "$1" = tty ] && front=8
+    printf 'IS_SEAT0=1\nCAN_MULTI_SESSION=1\nCAN_TTY=1\nCAN_GRAPHICAL=1\nACTIVE=%s\nSESSIONS=c1 8\n' "$front" \
+        > "$W/rs/seats/seat0"
+    printf 'UID=%s\nUSER=lightdm\nACTIVE=%s\nSTATE=%s\nREMOTE=0\nTYPE=x11\nCLASS=greeter\nSEAT=seat0\n' \
+        "$(id -u lightdm)" "$([ "$front" = c1 ] && echo 1 || echo 0)" "$([ "$front" = c1 ] && echo active || echo online)" \
+        > "$W/rs/sessions/c1"
+    printf 'UID=0\nUSER=root\nACTIVE=%s\nSTATE=%s\nREMOTE=0\nTYPE=tty\nCLASS=user\nSEAT=seat0\n' \
+        "$([ "$front" = 8 ] && echo 1 || echo 0)" "$([ "$front" = 8 ] && echo active || echo online)" \
+        > "$W/rs/sessions/8"
+    chmod -R a+rX "$W/rs"
+}
+logind_none
+
+# LightDM's namespace. The records are bound only where the machine has them.
+cat > "$W/ns" <<EOF
+#!/bin/sh
+set -e
+mount -t tmpfs -o mode=0755 tmpfs /run/dbus
+mount --bind "$W/pam-lightdm" /etc/pam.d/lightdm
+mount --bind "$W/rs" /run/systemd
+mount --bind /dev/null /dev/tty0
+mount --bind "$W/greeter-home" /var/lib/lightdm
+[ -d /var/lib/lightdm-data ] && mount --bind "$W/data" /var/lib/lightdm-data
+for f in wtmp btmp lastlog; do [ -f /var/log/\$f ] && mount --bind "$W/records/\$f" /var/log/\$f; done
+# In the cgroup root: outside any (real or fake) logind session, as a display manager is.
+[ -n "$CG" ] && echo \$\$ > "$CG/cgroup.procs"
+dbus-daemon --system --fork --nopidfile --print-pid > "$W/dbus.pid"
+exec lightdm --config "$W/lightdm.conf" -d > "$W/lightdm.out" 2>&1
+EOF
+chmod 0755 "$W/ns"
+
+LDM="" LDM_MNT=""
+# in_ns_pids: every process in LightDM's mount namespace (LightDM, its X servers, the greeter,
+# the system bus, and what the greeter leaves behind: its session bus, at-spi).
+in_ns_pids() {
+    [ -n "$LDM_MNT" ] || return 0
+    local p
+    for p in /proc/[0-9]*; do
+        [ "$(readlink "$p/ns/mnt" 2>/dev/null)" = "$LDM_MNT" ] && echo "${p#/proc/}"
+    done
+}
+ldm_stop() {
+    [ -n "$LDM" ] || return 0
+    kill "$LDM" 2>/dev/null
+    local i
+    for i in $(seq 100); do kill -0 "$LDM" 2>/dev/null || break; sleep 0.05; done
+    [ "$i" -lt 100 ] || kill -KILL "$LDM" 2>/dev/null   # (LightDM ends its children on SIGTERM)
+    wait "$LDM" 2>/dev/null
+    local pids; pids=$(in_ns_pids)
+    [ -n "$pids" ] && kill $pids 2>/dev/null
+    for _ in $(seq 100); do [ -z "$(in_ns_pids | while read -r p; do
+        st=$(sed -n 's/^[0-9]* ([^)]*) \(.\).*/\1/p' "/proc/$p/stat" 2>/dev/null); [ "$st" != Z ] && echo "$p"; done)" ] && break
+        sleep 0.05; done
+    LDM=""
+}
+# CLIENTS_LOGS=DIR keeps LightDM's logs there (to see what a failing case did).
+keep_logs() { [ -n "${CLIENTS_LOGS:-}" ] && mkdir -p "$CLIENTS_LOGS" && cp -r "$W/lightdm.out" "$W/log" "$CLIENTS_LOGS/" 2>/dev/null; return 0; }
+trap 'ldm_stop; keep_logs; rm -rf "$W" "$T"' EXIT
+trap 'exit 129' HUP; trap 'exit 130' INT; trap 'exit 143' TERM
+
+unshare -m "$W/ns" &
+LDM=$!
+for _ in $(seq 100); do
+    LDM_MNT=$(readlink "/proc/$LDM/ns/mnt" 2>/dev/null)
+    [ -n "$LDM_MNT" ] && [ "$LDM_MNT" != "$(readlink /proc/self/ns/mnt)" ] && break
+    sleep 0.02
+done
+log_count() { local n; n=$(grep -cF -- "$1" "$W/lightdm.out" 2>/dev/null); echo "${n:-0}"; }
+# wait_log TEXT N SECONDS: until LightDM's log has TEXT N times.
+wait_log() {
+    local deadline=$(($(now_ms) + $3 * 1000))
+    until [ "$(log_count "$1")" -ge "$2" ]; do
+        [ "$(now_ms)" -lt "$deadline" ] || return 1
+        sleep 0.05
+    done
+}
+GREETERS=0
+# greeter_ready: the next greeter is up and has asked for the user name (its first PAM prompt).
+greeter_ready() {
+    GREETERS=$((GREETERS + 1))
+    wait_log "Greeter connected" "$GREETERS" 20 || return 1
+    wait_log "username '(null)'" "$GREETERS" 10 || return 1
+    export DISPLAY XAUTHORITY
+    DISPLAY=$(cat "$W/display" 2>/dev/null)
+    XAUTHORITY="$W/run/root/$DISPLAY"
+    sleep 0.5   # the greeter draws its dialog
+}
+SUCCESS="Authenticate result for user $TUSER: Success"
+SUCCESSES=0
+logged_in() {  # logged_in SECONDS: LightDM's next "Success" for the user, within SECONDS
+    wait_log "$SUCCESS" $((SUCCESSES + 1)) "$1" && SUCCESSES=$((SUCCESSES + 1))
+}
+not_logged_in() { [ "$(log_count "$SUCCESS")" -eq "$SUCCESSES" ]; }
+armed() { [ -e "$SOCK" ]; }
+never_armed() { [ ! -e "$SOCK" ]; }
+SHOT="$W/shot.png"
+DIALOG=480x320+272+224           # the greeter's dialog, where its messages are
+OCR_MODES=("")                   # dark text on the dialog's light background
+OCR_PSMS=(3 11)                  # a block of text, and the dialog's scattered words
+# start_login: the user name typed into the greeter, Enter: PAM starts for the user.
+start_login() {
+    rm -f "$SOCK"
+    xdotool type --delay 15 "$TUSER"
+    xdotool key Return
+    wait_log "username '$TUSER'" "$((LOGINS + 1))" 5; LOGINS=$((LOGINS + 1))
+}
+LOGINS=0
+type_password() { xdotool type --delay 15 "$TPASS"; xdotool key Return; }
+HINT="Password] after ${TIMEOUT}s"     # "[Enter Password] after 6 s" as tesseract reads it
+
+greeter_ready
+check "(setup) LightDM's greeter is up on its own display ($DISPLAY), no VT switched" \
+    eval '[ -n "$DISPLAY" ] && [ "$(log_count "Greeter connected")" -ge 1 ]'
+wait_screen "Cancel" 5 "$DIALOG"
+OUT="screen: $SCREEN"
+check "(setup) the greeter's dialog is read back (its Cancel button)" seen "Cancel"
+
+echo "# no logind (as this VM): the display item alone counts"
+fresh_state
+start_login
+wait_socket "$SOCK" 5
+check "user name + Enter -> the sensor is armed (PAM as root: no setuid helper)" armed
+# The helper sends "Place your finger on the fingerprint reader", then the hint; the greeter
+# keeps the last message (process_prompts: "FIXME: this doesn't show multiple messages").
+wait_screen_any "$HINT" "Place your finger" 3 "$DIALOG"
+OUT="screen: $SCREEN"
+check "...the greeter shows our prompt's last line under the password field" \
+    eval 'seen "$HINT" || seen "Place your finger"'
+cp "$SHOT" "$W/lightdm-prompt.png"
+sleep 1
+read_screen "$DIALOG"
+OUT="screen a second later: $SCREEN"
+# The greeter keeps one message: the helper sends the prompt last when no key ends it, so what
+# stays while the sensor waits says what to do with the finger (with the prompt first, as
+# before, what stayed was "[Enter Password] after 6 s").
+check "...and what stays is 'Place your finger', not the hint" \
+    eval 'seen "Place your finger" && unseen "$HINT"'
+python3 "$E2E/vsensor.py" "$SOCK" "$FINGER" > /dev/null
+OUT=$(tail -5 "$W/lightdm.out")
+check "the user's finger -> LightDM: '$SUCCESS', no password typed" logged_in 5
+# lightdm-gtk-greeter starts the session by itself only after a prompt was answered
+# (authentication_complete_cb: `if (prompted) start_session ()`); after the finger it hides the
+# password field and waits for "Log In", the last message (our hint) still shown.
+sleep 0.5
+read_screen "$DIALOG"
+OUT="screen: $SCREEN"
+check "...the greeter then waits for 'Log In' (no session requested yet; the hint still shown)" \
+    eval '[ "$(log_count "Greeter requests session")" -eq 0 ] && seen "Log In"'
+check "...a click on 'Log In' starts the session" eval 'click_word Log "$DIALOG" && wait_log "Greeter requests session" 1 5'
+
+greeter_ready
+fresh_state
+start_login
+wait_socket "$SOCK" 5
+python3 "$E2E/vsensor.py" "$SOCK" "$ELSE" "$ELSE" "$ELSE" > /dev/null
+wait_screen "Fingerprint not recognized" 4 "$DIALOG"
+OUT="screen: $SCREEN"
+check "someone else's finger three times -> 'Fingerprint not recognized' on the greeter" seen "Fingerprint not recognized"
+sleep 0.5
+OUT=$(tail -5 "$W/lightdm.out")
+check "...not logged in" not_logged_in
+type_password
+check "...the password field works: logged in" logged_in 5
+
+greeter_ready
+put_state 5 "$(date +%s)"      # five wrong fingers in a row just now: locked
+t0=$(now_ms)
+start_login
+wait_screen "many failed attempts" 4 "$DIALOG"   # (tesseract reads "Too" as "2" at times)
+LOCKED_MS=$(($(now_ms) - t0))
+OUT="screen after ${LOCKED_MS} ms: $SCREEN"
+check "a locked user -> our message on the greeter, at once (${LOCKED_MS} ms incl. the OCR)" \
+    eval 'seen "many failed attempts. Enter your password"'
+check "...the sensor was never armed" never_armed
+type_password
+OUT=$(tail -5 "$W/lightdm.out")
+check "...the password field works: logged in" logged_in 5
+fresh_state
+
+greeter_ready
+start_login
+wait_socket "$SOCK" 5
+t0=$(now_ms)
+# While the sensor waits the greeter has no prompt pending: what is typed in its password field
+# now is dropped when pam_unix's prompt arrives (the field is cleared), as with pam_fprintd.
+type_password
+sleep 1
+OUT=$(tail -5 "$W/lightdm.out")
+check "no finger, the password typed while our prompt is up -> not used (not logged in)" not_logged_in
+wait_screen "Fingerprint timed out" $((TIMEOUT + 3)) "$DIALOG"
+TO_MS=$(($(now_ms) - t0))
+OUT="screen after ${TO_MS} ms: $SCREEN"
+check "...after the timeout (${TO_MS} ms, timeout ${TIMEOUT} s): 'Fingerprint timed out' and the password field" \
+    eval 'seen "Fingerprint timed out"'
+type_password
+OUT=$(tail -5 "$W/lightdm.out")
+check "...the password typed then: logged in" logged_in 5
+
+echo "# fake logind: seat0's active session is the greeter (the display is a greeter's)"
+logind_seat greeter
+greeter_ready
+fresh_state
+start_login
+wait_socket "$SOCK" 5
+check "greeter in front on seat0: the sensor is armed (LightDM's session child is outside any session)" armed
+python3 "$E2E/vsensor.py" "$SOCK" "$FINGER" > /dev/null
+OUT=$(tail -5 "$W/lightdm.out")
+check "...the user's finger -> logged in" logged_in 5
+sleep 0.5
+read_screen "$DIALOG"
+REQUESTS=$(log_count "Greeter requests session")
+click_word Log "$DIALOG" && wait_log "Greeter requests session" $((REQUESTS + 1)) 5
+
+echo "# fake logind: seat0's active session is a text console (the greeter is not in front)"
+logind_seat tty
+greeter_ready
+fresh_state
+start_login
+sleep 1
+check "greeter not in front: the sensor was never armed" never_armed
+python3 "$E2E/vsensor.py" "$SOCK" "$FINGER" > /dev/null 2>&1 &   # a touch nobody asked for
+TOUCH=$!
+sleep 0.5
+OUT=$(tail -5 "$W/lightdm.out")
+check "...a touch at the sensor logs nobody in" not_logged_in
+kill "$TOUCH" 2>/dev/null; wait "$TOUCH" 2>/dev/null
+type_password
+check "...the password field works at once: logged in" logged_in 5
+logind_none
+
+# The screenshot for docs/ (the greeter with our hint): into $T, or with TOUCHAUTH_SCREENSHOTS=DIR (e.g. docs, to renew
+# docs/lightdm-prompt.png) there; a test run never writes into the checkout by itself.
+KEPT="${TOUCHAUTH_SCREENSHOTS:-$T}/lightdm-prompt.png"
+[ -s "$W/lightdm-prompt.png" ] && keep_png "$W/lightdm-prompt.png" "$KEPT"
+check "the screenshot was taken, under 100 KB" \
+    test -s "$KEPT" -a "$(stat -c %s "$KEPT" 2>/dev/null || echo 0)" -lt 100000
+
+OUT=$(grep -E "Authenticate result|Activating VT|VT_ACTIVATE" "$W/lightdm.out")
+check "LightDM never switched the machine's console (VT_ACTIVATE went to /dev/null)" \
+    eval '! grep -q "Activating VT" <<< "$OUT" || grep -q "Inappropriate ioctl" <<< "$OUT"'
+ldm_stop
+OUT=$(in_ns_pids | while read -r p; do echo "$p $(cat /proc/$p/comm 2>/dev/null)"; done)
+no_live() { ! in_ns_pids | while read -r p; do
+    st=$(sed -n 's/^[0-9]* ([^)]*) \(.\).*/\1/p' "/proc/$p/stat" 2>/dev/null); [ "$st" != Z ] && echo "$p"; done | grep -q .; }
+check "(cleanup) nothing of LightDM's left running (LightDM, X, greeter, buses, at-spi)" no_live
+echo "# run time $(($(date +%s) - STARTED)) s"
+summary

@@ -1,0 +1,583 @@
+#!/usr/bin/env bash
+# Screen lockers for real (the clients issue): a terminal locker, vlock, in tmux, and two X
+# screen lockers, i3lock and xsecurelock, under Xvfb inside a fake local graphical logind
+# session, keys sent with xdotool, the screen read back with tesseract (what the user saw).
+# A locker runs PAM as the user, so the fingerprint needs the setuid helper (install.sh
+# --setuid): here a setuid-root copy of the helper in a root-owned 0755 directory, named by the
+# root-owned default config (/etc/security/touchauth.conf) that the setuid helper trusts.
+#
+# Everything runs in one private mount namespace (a sleeper holds it) that bind-mounts over
+# /etc/pam.d (a copy with our vlock, i3lock and xsecurelock services), /etc/security (a copy
+# with our touchauth.conf) and /run/systemd (the fake logind state): the real files are never
+# changed. The vsensor socket proves whether the sensor was armed: the helper creates it in
+# fp_device_open, so no socket = never armed. Run: TOUCHAUTH_E2E_USER=NAME bash THIS.
+source "$(dirname "$0")/lib.sh"
+source "$E2E/clients/locker_x11.sh"
+STARTED=$(date +%s)
+OUT=""
+gui_packages vlock i3lock xsecurelock xvfb xauth x11-utils xdotool imagemagick \
+    tesseract-ocr tesseract-ocr-eng tmux util-linux python3 ||
+    { echo "cannot install the clients"; echo "0 passed, 1 failed"; exit 1; }
+for tool in tmux unshare nsenter setpriv vlock i3lock xsecurelock Xvfb xdotool import tesseract; do
+    command -v "$tool" > /dev/null || { echo "missing $tool"; echo "0 passed, 1 failed"; exit 1; }
+done
+if [ "$(stat -f -c %T /sys/fs/cgroup/unified 2>/dev/null)" = cgroup2fs ]; then CG=/sys/fs/cgroup/unified
+elif [ "$(stat -f -c %T /sys/fs/cgroup)" = cgroup2fs ]; then CG=/sys/fs/cgroup
+else echo "no cgroup2 hierarchy"; echo "0 passed, 1 failed"; exit 1; fi
+
+make_user "$TUSER" "$TPASS"
+OTHER=$NOPRINTS_USER            # someone else, with prints of her own on the same sensor
+make_user "$OTHER" "$TPASS"
+TUID=$(id -u "$TUSER")
+FINGER="SCAN tu-right-index"
+ELSE="SCAN other-right-index"
+TIMEOUT=8                       # the fingerprint's timeout here (30 s by default)
+mkdir -m 0700 "$T/state"
+
+W=$(mktemp -d /tmp/touchauth-lockers.XXXXXX)
+chmod 0755 "$W"
+mkdir -m 0755 "$W/bin" "$W/etc-security" "$W/rs"
+mkdir -m 0777 "$W/u"            # the test user's traces and home
+SUID="$W/bin/touchauth"         # what install.sh --setuid makes: root, 4755
+PLAIN="$W/bin/touchauth-plain"  # the default install: root, 0755
+cp "$HELPER" "$SUID"; chmod 4755 "$SUID"
+cp "$HELPER" "$PLAIN"; chmod 0755 "$PLAIN"
+# Debian's vlock-main is setuid root; a copy without the bit is vlock as other systems ship
+# it, running PAM as the user.
+cp /usr/sbin/vlock-main "$W/bin/vlock-main"; chmod 0755 "$W/bin/vlock-main"
+CONF="$T/touchauth.conf"        # enroll() reads this one; the namespace sees a copy as the default
+cp -a /etc/security/. "$W/etc-security/"
+conf() {  # conf HELPER [key=value...]: root's config, the one the setuid helper reads
+    write_config "$CONF" "helper=$1" "state_dir=$T/state" "timeout=$TIMEOUT" "password_after_boot=no" \
+        "password_max_age=0" "password_after_enroll_change=no" "${@:2}"
+    cat "$CONF" > "$W/etc-security/touchauth.conf"
+}
+conf "$SUID"
+enroll "$TUSER" right-index-finger tu-right-index
+check "(setup) $TUSER enrolled" test -f "$T/prints/$TUSER/virtual_device/0/7"
+enroll "$OTHER" right-index-finger other-right-index
+check "(setup) $OTHER enrolled" test -f "$T/prints/$OTHER/virtual_device/0/7"
+fresh_state() { rm -f "$T/state/$TUID"; }
+strikes() { sed -n 's/^strikes //p' "$T/state/$TUID" 2>/dev/null || echo 0; }
+
+# /etc/pam.d: a copy, with the three lockers' services as the lines the README gives.
+cp -a /etc/pam.d "$W/pam.d"
+for svc in vlock i3lock xsecurelock; do
+    printf '%s\n' "auth [success=done abort=die default=ignore] $MODULE" \
+        "auth required pam_unix.so try_first_pass nodelay" "account required pam_permit.so" \
+        "session required pam_permit.so" > "$W/pam.d/$svc"
+done
+
+# The fake logind (TESTING.md): $W/rs is /run/systemd in the namespace. logind_none: as this VM
+# (no seat0: logind not running). logind_x11 ACTIVE: seat0 with session 37, the test user's
+# local x11 session, active (1) or in the background (0: someone else's session 38 in front).
+SID=37
+SCOPE="$CG/user.slice/user-$TUID.slice/session-$SID.scope"
+logind_none() { rm -rf "${W:?}/rs/"*; mkdir -p "$W/rs/seats" "$W/rs/sessions" "$W/rs/users"; }
+logind_x11() {
+    logind_none
+    mkdir -p "$W/rs/system"
+    local active=$1 front=$SID
+    [ "$active" = 1 ] || front=38
+    printf 'IS_SEAT0=1\nCAN_MULTI_SESSION=1\nCAN_TTY=1\nCAN_GRAPHICAL=1\nACTIVE=%s\nSESSIONS=%s 38\n' \
+        "$front" "$SID" > "$W/rs/seats/seat0"
+    printf 'UID=%s\nUSER=%s\nACTIVE=%s\nSTATE=%s\nREMOTE=0\nTYPE=x11\nCLASS=user\nSCOPE=session-%s.scope\nSEAT=seat0\nDISPLAY=:%s\n' \
+        "$TUID" "$TUSER" "$active" "$([ "$active" = 1 ] && echo active || echo online)" "$SID" "$XN" \
+        > "$W/rs/sessions/$SID"
+    printf 'UID=0\nUSER=root\nACTIVE=%s\nSTATE=active\nREMOTE=0\nTYPE=tty\nCLASS=user\nSEAT=seat0\n' \
+        "$([ "$active" = 1 ] && echo 0 || echo 1)" > "$W/rs/sessions/38"
+    printf 'NAME=%s\nSTATE=%s\nSESSIONS=%s\nDISPLAY=%s\n' "$TUSER" \
+        "$([ "$active" = 1 ] && echo active || echo online)" "$SID" "$SID" > "$W/rs/users/$TUID"
+    chmod -R a+rX "$W/rs"
+}
+logind_none
+
+# The cgroup directories this run makes (deepest first), removed at the end.
+OURS=""
+for d in "$SCOPE" "$CG/user.slice/user-$TUID.slice" "$CG/user.slice"; do [ -d "$d" ] || OURS+=" $d"; done
+[ -d "$SCOPE" ] && { echo "$SCOPE exists already: not ours to use"; echo "0 passed, 1 failed"; exit 1; }
+cg_remove() {  # cg_remove DIR: waits (2 s at most) for it to empty, moves what is left to the root
+    local p i
+    for i in $(seq 100); do [ -s "$1/cgroup.procs" ] || break; sleep 0.02; done
+    for p in $(cat "$1/cgroup.procs" 2>/dev/null); do echo "$p" > "$CG/cgroup.procs" 2>/dev/null; done
+    rmdir "$1" 2>/dev/null
+}
+# in-session CMD...: CMD in the test user's session 37 (its cgroup scope), as a locker started
+# from that session is.
+cat > "$W/bin/in-session" <<EOF
+#!/bin/sh
+mkdir -p "$SCOPE" && echo \$\$ > "$SCOPE/cgroup.procs" || exit 125
+exec "\$@"
+EOF
+chmod 0755 "$W/bin/in-session"
+
+TMUX_SOCK="$W/tmux.sock"
+NSPID="" XPID="" LOCKER=""
+# in_ns_pids: every process in our mount namespace: the sleeper, tmux, the lockers and what
+# they leave behind when they are ended (xsecurelock's saver: sleep and pgrp_placeholder,
+# reparented to init, out of reach of a walk down from the locker).
+NS_MNT=""
+in_ns_pids() {
+    [ -n "$NS_MNT" ] || return 0
+    local p
+    for p in /proc/[0-9]*; do [ "$(readlink "$p/ns/mnt" 2>/dev/null)" = "$NS_MNT" ] && echo "${p#/proc/}"; done
+}
+cleanup() {
+    [ -n "$LOCKER" ] && kill "$LOCKER" 2>/dev/null
+    tm kill-server 2>/dev/null
+    [ -n "$XPID" ] && kill "$XPID" 2>/dev/null
+    local pids
+    pids=$(in_ns_pids)
+    [ -n "$pids" ] && kill $pids 2>/dev/null
+    wait 2>/dev/null
+    local d
+    for d in $OURS; do [ -d "$d" ] && cg_remove "$d"; done
+    return 0
+}
+trap 'cleanup; rm -rf "$W" "$T"' EXIT
+trap 'exit 129' HUP; trap 'exit 130' INT; trap 'exit 143' TERM
+
+unshare -m sh -c 'mount --bind "$1" /etc/pam.d && mount --bind "$2" /etc/security &&
+    mount --bind "$3" /run/systemd && exec sleep 100000' sh "$W/pam.d" "$W/etc-security" "$W/rs" &
+NSPID=$!
+for _ in $(seq 200); do
+    [ "$(readlink /proc/$NSPID/ns/mnt)" != "$(readlink /proc/self/ns/mnt)" ] &&
+        nsenter -t "$NSPID" -m grep -q "$SUID" /etc/security/touchauth.conf 2>/dev/null &&
+        nsenter -t "$NSPID" -m test -e /etc/pam.d/xsecurelock && break
+    sleep 0.01
+done
+ns() { nsenter -t "$NSPID" -m "$@"; }
+NS_MNT=$(readlink "/proc/$NSPID/ns/mnt")
+check "(setup) the namespace sees our stacks, config and logind state" \
+    ns sh -c "grep -q pam_touchauth /etc/pam.d/vlock && grep -q '$SUID' /etc/security/touchauth.conf && test -d /run/systemd/seats -a ! -e /run/systemd/seats/seat0"
+armed() { [ -e "$SOCK" ]; }
+never_armed() { [ ! -e "$SOCK" ]; }
+# gone PID: not running (a zombie counts: this VM's init does not reap orphans).
+gone() { local st; st=$(sed -n 's/^[0-9]* ([^)]*) \(.\).*/\1/p' "/proc/$1/stat" 2>/dev/null); [ -z "$st" ] || [ "$st" = Z ]; }
+wait_gone() { local _; for _ in $(seq $((${2:-5} * 50))); do gone "$1" && return 0; sleep 0.02; done; return 1; }
+PROMPT="Place your finger on the fingerprint reader"
+HINT="[Enter Password] press Enter, or type your password"
+helper_status() { OUT="helper $1:"$'\n'"$(grep -E '^(Uid|Gid):' "/proc/$1/status" 2>/dev/null)"; }
+uid_line() { grep -q "^Uid:[[:space:]]*$1[[:space:]]*$2[[:space:]]*$3[[:space:]]*$4\$" <<< "$OUT"; }
+
+# =============================================================================================
+echo "# vlock in a terminal (tmux), run by $TUSER; no logind (as this VM)"
+USER_SHELL="setpriv --reuid=$TUSER --regid=$TUSER --init-groups env -i HOME=$W/u TERM=screen PATH=/usr/bin:/bin PS1='\$ ' bash --norc --noprofile"
+ns tmux -S "$TMUX_SOCK" -f /dev/null new-session -d -s t -x 120 -y 40 "$USER_SHELL"
+tm set-option -g history-limit 0 > /dev/null
+wait_for "" '$' 5
+LOCKED_MSG="Please press [ENTER] to unlock."
+# vlock_start COMMAND: runs the locker in the user's shell and waits for its locked screen; then
+# Enter (as a person does to unlock) starts PAM. Sets VLOCK (the vlock-main pid).
+vlock_start() {
+    rm -f "$SOCK" "$W/u/rc"
+    tm send-keys -t t "clear; VLOCK_CURRENT_MESSAGE='This TTY is now locked. $LOCKED_MSG' $1; echo \$? > $W/u/rc" Enter
+    wait_for "" "$LOCKED_MSG" 5
+    VLOCK=$(pgrep -P "$(tm display -p -t t '#{pane_pid}')" -x vlock-main)
+    tm send-keys -t t Enter
+}
+# wait_lacks TEXT SECONDS: until the terminal no longer shows TEXT.
+wait_lacks() {
+    local deadline=$(($(now_ms) + $2 * 1000))
+    while screen | grep -qF -- "$1"; do
+        [ "$(now_ms)" -lt "$deadline" ] || return 1
+        sleep 0.02
+    done
+}
+unlocked() { wait_file "$W/u/rc" "${1:-3}" && [ "$(cat "$W/u/rc")" = 0 ]; }
+still_locked() { [ ! -e "$W/u/rc" ] && [ -n "$VLOCK" ] && ! gone "$VLOCK"; }
+type_password() { tm send-keys -t t -l "$TPASS"; tm send-keys -t t Enter; }
+
+echo "# Debian's vlock: vlock-main is setuid root, so PAM runs with euid 0"
+fresh_state
+vlock_start vlock
+wait_for "" "$HINT" 10
+OUT=$(screen)
+check "vlock: Enter at the locked screen -> our prompt and the Enter/typing hint in the terminal" \
+    eval 'has "$PROMPT" && has "$HINT"'
+check "...the sensor is armed" armed
+HPID=$(pgrep -P "${VLOCK:-0}" -x touchauth)
+helper_status "$HPID"
+# The module's setuid(0) for a host with euid 0 (as under sudo): no setuid helper needed.
+check "...its helper (child of vlock-main) runs as root through and through: Uid 0 0 0 0" uid_line 0 0 0 0
+python3 "$E2E/vsensor.py" "$SOCK" "$FINGER" > /dev/null
+OUT=$(screen)
+check "vlock: the user's finger -> unlocked (vlock exits 0), no password asked" eval 'unlocked && lacks "Password:"'
+
+fresh_state
+vlock_start vlock
+wait_for "" "$HINT" 10
+t0=$(now_ms)
+tm send-keys -t t Enter
+wait_for "" "Password:" 5
+ENTER_MS=$(($(now_ms) - t0))
+OUT=$(screen)
+check "vlock: Enter at our prompt -> pam_unix's 'Password:' at once (${ENTER_MS} ms)" has "Password:"
+check "...the helper is gone (the sensor released)" test -z "$(pgrep -P "${VLOCK:-0}" -x touchauth)"
+type_password
+OUT=$(screen)
+check "...the password -> unlocked" unlocked
+
+fresh_state
+vlock_start vlock
+wait_for "" "$HINT" 10
+tm send-keys -t t C-c
+# vlock turns ISIG off and ignores SIGINT: the module reads Ctrl-C as a byte, returns PAM_ABORT
+# (abort=die); vlock says so, sleeps 1 s and asks for root's password (vlock's root fallback).
+wait_for "" "root's Password:" 5
+OUT=$(screen)
+check "vlock: Ctrl-C at our prompt -> PAM_ABORT ('Critical error'), then vlock's own root fallback" \
+    eval 'has "Critical error - immediate abort" && has "root'"'"'s Password:"'
+check "...still locked (Ctrl-C never unlocks)" still_locked
+tm send-keys -t t Enter     # an empty root password fails: vlock clears the screen, locked again
+wait_lacks "root's Password:" 5
+wait_for "" "$LOCKED_MSG" 5
+tm send-keys -t t Enter
+wait_for "" "$HINT" 10
+python3 "$E2E/vsensor.py" "$SOCK" "$FINGER" > /dev/null
+OUT=$(screen)
+check "...and the next Enter brings our prompt back: the finger unlocks" unlocked
+
+echo "# vlock run as the user (vlock-main without the setuid bit), with the setuid helper"
+fresh_state
+vlock_start "$W/bin/vlock-main"
+wait_for "" "$HINT" 10
+OUT=$(screen)
+check "vlock as the user: our prompt and hint" eval 'has "$PROMPT" && has "$HINT"'
+check "...the sensor is armed" armed
+HPID=$(pgrep -P "${VLOCK:-0}" -x touchauth)
+helper_status "$HPID"
+OUT+=$'\n'"vlock-main: $(grep '^Uid:' "/proc/${VLOCK:-0}/status" 2>/dev/null)"
+check "...vlock-main runs as the user, its helper is the setuid one: Uid $TUID 0 0 0" uid_line "$TUID" 0 0 0
+python3 "$E2E/vsensor.py" "$SOCK" "$FINGER" > /dev/null
+OUT=$(screen)
+check "vlock as the user: the user's finger -> unlocked, no password asked" eval 'unlocked && lacks "Password:"'
+
+fresh_state
+vlock_start "$W/bin/vlock-main"
+wait_for "" "$HINT" 10
+python3 "$E2E/vsensor.py" "$SOCK" "$ELSE" "$ELSE" "$ELSE" > /dev/null
+wait_for "" "Password:" 5
+OUT=$(screen)
+check "vlock as the user: someone else's finger three times -> 'Fingerprint not recognized', then 'Password:'" \
+    eval 'test "$(count_of "Not recognized, try again")" = 2 && has "Fingerprint not recognized" && has "Password:"'
+check "...still locked" still_locked
+check "...three strikes recorded in root's state dir" test "$(strikes)" = 3
+type_password
+check "...the password -> unlocked" unlocked
+
+echo "# vlock run as the user, without the setuid helper (the default install)"
+conf "$PLAIN"
+fresh_state
+vlock_start "$W/bin/vlock-main"
+t0=$(now_ms)
+wait_for "" "Password:" 5
+PLAIN_MS=$(($(now_ms) - t0))
+OUT=$(screen)
+check "no setuid helper: Enter at the locked screen -> 'Password:' at once (${PLAIN_MS} ms, the timeout is ${TIMEOUT} s)" \
+    eval 'has "Password:"'
+check "...no fingerprint prompt" lacks "$PROMPT"
+check "...the sensor was never armed (the helper cannot read root's prints)" never_armed
+type_password
+check "...the password -> unlocked" unlocked
+conf "$SUID"
+tm kill-server 2>/dev/null
+
+# =============================================================================================
+XN=$(free_display 37)
+export DISPLAY=":$XN" XAUTHORITY="$W/xauth"
+SHOT="$W/shot.png"
+echo "# X lockers on Xvfb :$XN, in $TUSER's fake local x11 logind session $SID"
+x_start "$XN" "$XAUTHORITY" "$W/xvfb.log"
+check "(setup) Xvfb :$XN answers" xdpyinfo -display ":$XN" > /dev/null
+logind_x11 1
+# locker_start ENV... -- CMD...: the locker, run by the test user in session 37 with nothing
+# inherited but the display; LOCKER is its pid (nsenter, sh and setpriv exec into it).
+locker_start() {
+    local envs=()
+    while [ "$1" != -- ]; do envs+=("$1"); shift; done; shift
+    rm -f "$SOCK"
+    ns "$W/bin/in-session" setpriv --reuid="$TUSER" --regid="$TUSER" --init-groups \
+        env -i DISPLAY="$DISPLAY" XAUTHORITY="$XAUTHORITY" HOME="$W/u" PATH=/usr/bin:/bin "${envs[@]}" \
+        "$@" > "$W/locker.out" 2>&1 &
+    LOCKER=$!
+}
+# locker_done SECONDS: the locker ended by itself within SECONDS and said 0: unlocked.
+locker_done() {
+    wait_gone "$LOCKER" "$1" || return 1
+    wait "$LOCKER"; local rc=$?
+    LOCKER=""
+    [ "$rc" = 0 ]
+}
+locker_stop() {  # ends a locker still running (a failed case) and its children, by their pids
+    [ -n "$LOCKER" ] || return 0
+    local pids p
+    pids=$(tree_of "$LOCKER")
+    kill $pids 2>/dev/null
+    for p in $pids; do wait_gone "$p" 3; done
+    wait "$LOCKER" 2>/dev/null
+    LOCKER=""
+}
+tree_of() {  # tree_of PID: PID and every process below it
+    local todo=$1 p all=""
+    while [ -n "$todo" ]; do
+        local next=""
+        for p in $todo; do all+=" $p"; next+=" $(pgrep -P "$p" | tr '\n' ' ')"; done
+        todo=$(echo $next)
+    done
+    echo $all
+}
+# watch_below PID: records, every 10 ms until watch_stop, the processes below PID (name, pid,
+# state), for the message of a failing check.
+watch_below() {
+    : > "$W/below.log"
+    ( while kill -0 "$1" 2>/dev/null; do
+          for c in $(pgrep -P "$1"); do echo "$(cat "/proc/$c/comm" 2>/dev/null)/$c" >> "$W/below.log"; done
+          sleep 0.01
+      done ) &
+    WATCHER=$!
+}
+watch_stop() { kill "$WATCHER" 2>/dev/null; wait "$WATCHER" 2>/dev/null; }
+locker_running() { [ -n "$LOCKER" ] && ! gone "$LOCKER"; }
+x_type_password() { xdotool type --delay 15 "$TPASS"; xdotool key Return; }
+descendant_named() {  # descendant_named PID NAME: the first process called NAME below PID
+    local todo=$1 p
+    while [ -n "$todo" ]; do
+        local next=""
+        for p in $todo; do
+            [ "$(cat "/proc/$p/comm" 2>/dev/null)" = "$2" ] && { echo "$p"; return 0; }
+            next+=" $(pgrep -P "$p" | tr '\n' ' ')"
+        done
+        todo=$(echo $next)
+    done
+    return 1
+}
+
+echo "# i3lock (PAM_TTY = \$DISPLAY; pam_authenticate runs when Enter is pressed)"
+# PRODUCT DEFECT (reported with the clients issue): i3lock collects the password first, then
+# calls pam_authenticate, and its conversation drops PAM_TEXT_INFO (conv_callback in i3lock.c).
+# With the setuid helper the module arms the sensor with a prompt nobody sees: Enter alone
+# followed by a touch unlocks, but a typed password reaches pam_unix only after the
+# fingerprint's timeout (30 s by default). The checks marked [today] assert that behaviour; with
+# the proposed fix (no fingerprint for a client that shows no messages: the password at once,
+# the sensor never armed) they invert. swaylock's conversation is the same (not tested here).
+# i3lock_start: waits until i3lock has its window up (it maps a fullscreen window).
+i3lock_start() {
+    locker_start -- i3lock -n
+    local _
+    for _ in $(seq 100); do xdotool search --class i3lock > /dev/null 2>&1 && break; sleep 0.05; done
+    sleep 0.3
+}
+INDICATOR=200x60+412+352        # the middle of the ring i3lock draws, where its text is
+OCR_MODES=("-threshold 35%" "")
+fresh_state
+i3lock_start
+xdotool key Return             # Enter alone: the user means the finger
+wait_socket "$SOCK" 5
+check "[today] i3lock: Enter alone -> PAM runs and the sensor is armed (setuid helper)" armed
+read_screen "$INDICATOR"
+OUT="screen: $SCREEN"
+# i3lock's conversation answers prompts and drops PAM_TEXT_INFO (conv_callback in i3lock.c):
+# our prompt never reaches the screen; the user sees "Verifying…" while the sensor waits.
+check "[today] ...the screen says 'Verifying' (i3lock's own ring) while the sensor waits" seen "Verifying"
+read_screen
+OUT="screen: $SCREEN"
+check "...and nothing of our prompt: i3lock shows no PAM messages" unseen "finger"
+HPID=$(descendant_named "$LOCKER" touchauth)
+helper_status "$HPID"
+check "[today] ...its helper is the setuid one, verifying for the user: Uid $TUID 0 0 0" uid_line "$TUID" 0 0 0
+python3 "$E2E/vsensor.py" "$SOCK" "$FINGER" > /dev/null
+OUT=$(cat "$W/locker.out")
+check "[today] i3lock: the user's finger, unprompted -> unlocked (i3lock exits 0)" locker_done 3
+locker_stop
+
+fresh_state
+i3lock_start
+xdotool key Return
+wait_socket "$SOCK" 5
+python3 "$E2E/vsensor.py" "$SOCK" "$ELSE" "$ELSE" "$ELSE" > /dev/null
+sleep 1
+OUT=$(cat "$W/locker.out")
+check "i3lock: someone else's finger three times -> still locked (PAM_MAXTRIES, then pam_unix fails the empty password)" \
+    locker_running
+check "[today] ...three strikes recorded" test "$(strikes)" = 3
+locker_stop
+
+fresh_state
+i3lock_start
+watch_below "$LOCKER"
+t0=$(now_ms)
+x_type_password
+locker_done $((TIMEOUT + 5)); I3_RC=$?
+I3_MS=$(($(now_ms) - t0))
+watch_stop
+OUT="unlocked after ${I3_MS} ms; below i3lock: $(sort -u "$W/below.log" | tr '\n' ' '); state: $(tr '\n' ' ' < "$T/state/$TUID" 2>/dev/null)"
+# (Speed is not asserted here: the time is printed. It is the fingerprint's timeout, the sensor
+# armed meanwhile with nobody prompted: a defect, see NOTES.md.)
+echo "#   i3lock, setuid helper: the typed password unlocked after ${I3_MS} ms (timeout ${TIMEOUT} s); sensor armed: $(armed && echo yes || echo no)"
+check "[today] i3lock with the setuid helper: the typed password unlocks" \
+    eval '[ "$I3_RC" = 0 ]'
+locker_stop
+
+conf "$PLAIN"
+fresh_state
+i3lock_start
+t0=$(now_ms)
+x_type_password
+locker_done 5; I3_RC=$?
+I3_PLAIN_MS=$(($(now_ms) - t0))
+OUT="unlocked after ${I3_PLAIN_MS} ms"
+check "i3lock, no setuid helper: the typed password unlocks at once (${I3_PLAIN_MS} ms)" \
+    eval '[ "$I3_RC" = 0 ]'
+check "...the sensor was never armed" never_armed
+locker_stop
+conf "$SUID"
+
+logind_x11 0
+fresh_state
+i3lock_start
+t0=$(now_ms)
+x_type_password
+locker_done 5; I3_RC=$?
+I3_BG_MS=$(($(now_ms) - t0))
+OUT="unlocked after ${I3_BG_MS} ms"
+check "i3lock in a session that is not in front (logind ACTIVE=0, another session on seat0): the password at once (${I3_BG_MS} ms)" \
+    eval '[ "$I3_RC" = 0 ]'
+check "...the sensor was never armed" never_armed
+locker_stop
+logind_x11 1
+
+echo "# xsecurelock (its auth dialog shows PAM's messages; PAM service 'xsecurelock' here)"
+XS_ENV=(XSECURELOCK_PAM_SERVICE=xsecurelock)
+OCR_MODES=("-negate")           # white text on black
+XS_AREA=1024x240+0+264          # the band where its dialog writes
+# xs_start: waits until it has grabbed the screen (its saver runs), then a key (Ctrl)
+# wakes its auth dialog, which runs PAM (authproto_pam).
+xs_start() {
+    locker_start "${XS_ENV[@]}" -- xsecurelock
+    local _
+    for _ in $(seq 200); do
+        [ -n "$(pgrep -P "$LOCKER" -x saver_multiplex)" ] && break
+        sleep 0.025
+    done
+    sleep 0.3
+    xdotool key Control_L
+}
+# xsecurelock 1.5.1 sets PAM_RHOST "localhost" (a convention for local logins) unless
+# XSECURELOCK_NO_PAM_RHOST=1; the module counts any PAM_RHOST as a network login (DESIGN.md §3.1).
+fresh_state
+xs_start
+wait_screen "Password:" 6 "$XS_AREA"
+OUT="screen: $SCREEN"
+check "xsecurelock as shipped (PAM_RHOST=localhost): its password prompt at once" seen "Password:"
+check "...no fingerprint prompt" unseen "finger"
+check "...the sensor was never armed (a network login for the module)" never_armed
+x_type_password
+OUT=$(cat "$W/locker.out")
+check "...the password -> unlocked" locker_done 5
+locker_stop
+
+XS_ENV+=(XSECURELOCK_NO_PAM_RHOST=1)
+fresh_state
+xs_start
+# The prompt's lines are sent once the sensor is open; xsecurelock shows each for a second (or
+# until a key), the last one stays. The screen is read for 3 s.
+wait_socket "$SOCK" 5
+check "xsecurelock with XSECURELOCK_NO_PAM_RHOST=1: the sensor is armed" armed
+ALL="" deadline=$(($(now_ms) + 3000))
+while [ "$(now_ms)" -lt "$deadline" ]; do
+    read_screen "$XS_AREA"
+    ALL+="$SCREEN"$'\n'
+    seen "$PROMPT" && [ ! -s "$W/locker-prompt.png" ] && cp "$SHOT" "$W/locker-prompt.png"
+done
+LAST=$SCREEN
+SCREEN=$ALL
+OUT="screens: $ALL"
+check "...our prompt on the lock screen" seen "$PROMPT"
+check "...and the hint '[Enter Password] after $TIMEOUT s'" seen "Password] after ${TIMEOUT}s"
+SCREEN=$LAST
+OUT="last screen: $LAST"
+# xsecurelock shows each message for a second and keeps the last: the prompt comes last when no
+# key ends it, so what stays while the sensor waits is what to do with the finger (with the
+# prompt first, as before, it was "[Enter Password] after 8 s").
+check "...what stays on the screen is the prompt, not the hint" \
+    eval 'seen "$PROMPT" && unseen "Password] after ${TIMEOUT}s"'
+HPID=$(descendant_named "$LOCKER" touchauth)
+helper_status "$HPID"
+check "...its helper is the setuid one: Uid $TUID 0 0 0" uid_line "$TUID" 0 0 0
+python3 "$E2E/vsensor.py" "$SOCK" "$FINGER" > /dev/null
+OUT=$(cat "$W/locker.out")
+check "xsecurelock: the user's finger -> unlocked (exits 0)" locker_done 3
+locker_stop
+
+fresh_state
+xs_start
+wait_socket "$SOCK" 5
+python3 "$E2E/vsensor.py" "$SOCK" "$ELSE" "$ELSE" "$ELSE" > /dev/null
+wait_screen "Password:" 8 "$XS_AREA"
+OUT="screen: $SCREEN"
+check "xsecurelock: someone else's finger three times -> its password prompt" seen "Password:"
+check "...still locked" locker_running
+check "...three strikes recorded" test "$(strikes)" = 3
+x_type_password
+OUT=$(cat "$W/locker.out")
+check "...the password -> unlocked" locker_done 5
+locker_stop
+
+fresh_state
+xs_start
+wait_socket "$SOCK" 5
+t0=$(now_ms)
+wait_screen "Password:" $((TIMEOUT + 6)) "$XS_AREA"
+XS_TO_MS=$(($(now_ms) - t0))
+OUT="screen after ${XS_TO_MS} ms: $SCREEN"
+check "xsecurelock: no finger -> its password prompt after the timeout (${XS_TO_MS} ms)" \
+    eval 'seen "Password:"'
+x_type_password
+OUT=$(cat "$W/locker.out")
+check "...the password -> unlocked" locker_done 5
+locker_stop
+
+conf "$PLAIN"
+fresh_state
+xs_start
+t0=$(now_ms)
+wait_screen "Password:" 6 "$XS_AREA"
+XS_PLAIN_MS=$(($(now_ms) - t0))
+OUT="screen after ${XS_PLAIN_MS} ms: $SCREEN"
+check "xsecurelock, no setuid helper: its password prompt at once (${XS_PLAIN_MS} ms incl. the screenshot and OCR)" \
+    eval 'seen "Password:"'
+check "...no fingerprint prompt" unseen "finger"
+check "...the sensor was never armed" never_armed
+x_type_password
+OUT=$(cat "$W/locker.out")
+check "...the password -> unlocked" locker_done 5
+locker_stop
+conf "$SUID"
+
+# The screenshot for the README: xsecurelock with our prompt.
+# The screenshot for docs/ (xsecurelock with our prompt): into $T, or with TOUCHAUTH_SCREENSHOTS=DIR (e.g. docs, to renew
+# docs/locker-prompt.png) there; a test run never writes into the checkout by itself.
+KEPT="${TOUCHAUTH_SCREENSHOTS:-$T}/locker-prompt.png"
+[ -s "$W/locker-prompt.png" ] && keep_png "$W/locker-prompt.png" "$KEPT"
+check "the screenshot was taken, under 100 KB" \
+    test -s "$KEPT" -a "$(stat -c %s "$KEPT" 2>/dev/null || echo 0)" -lt 100000
+
+XPID_WAS=$XPID
+cleanup
+NSPID="" XPID=""
+check "(cleanup) no cgroup directory of ours left" sh -c "! ls -d $OURS 2>/dev/null | grep -q ."
+no_leftovers() {
+    local n p
+    for n in i3lock xsecurelock vlock-main auth_x11 authproto_pam; do
+        pgrep -u "$TUSER" -x "$n" > /dev/null && { OUT="left: $n"; return 1; }
+    done
+    for p in $(in_ns_pids); do  # (a zombie is gone: this VM's init does not reap)
+        gone "$p" || { OUT="left in the namespace: $p $(cat "/proc/$p/comm" 2>/dev/null)"; return 1; }
+    done
+    ! tmux -S "$TMUX_SOCK" ls > /dev/null 2>&1 && ! kill -0 "$XPID_WAS" 2>/dev/null
+}
+check "(cleanup) no locker, Xvfb or tmux of ours left" no_leftovers
+echo "# measured: vlock Enter -> Password: ${ENTER_MS} ms; no setuid helper: vlock ${PLAIN_MS} ms, i3lock ${I3_PLAIN_MS} ms; i3lock typed password with the setuid helper ${I3_MS} ms"
+echo "# run time $(($(date +%s) - STARTED)) s"
+summary
