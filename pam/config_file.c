@@ -1,7 +1,7 @@
 /*
  * The config file (DESIGN.md §5.3): opened without following a link, and
  * read only if root alone could have written it: a regular file, root's, not
- * writable by group or others, at most CONFIG_FILE_MAX bytes.
+ * writable by group or others, its only name, at most CONFIG_FILE_MAX bytes.
  * Then its lines go to the grammar (config_parse.c).  Built into the module
  * and the helper alike (config.h).
  */
@@ -47,9 +47,11 @@ enum config_file_problem config_trusted_by_root(const struct config_log *log, co
 }
 
 /*
- * Open the file and check that only root could have written it.  0 with the
- * file in *fd_out, or with *fd_out -1 when a non-explicit file does not
- * exist; -1 with *err filled in.
+ * Open the file and check that only root could have written it: trusted, and
+ * its only name (a hard link is a second name, perhaps where someone else
+ * put it; the helper has always refused it, DESIGN.md §5.3).  0 with the file
+ * in *fd_out, or with *fd_out -1 when a non-explicit file does not exist; -1
+ * with *err filled in.
  */
 static int open_trusted(const struct config_log *log, const char *path, int explicit, int *fd_out,
 			struct config_error *err)
@@ -76,7 +78,10 @@ static int open_trusted(const struct config_log *log, const char *path, int expl
 	} else {
 		problem = config_trusted_by_root(log, path, &st);
 	}
-	if (problem == CONFIG_FILE_TRUSTED && st.st_size > CONFIG_FILE_MAX) {
+	if (problem == CONFIG_FILE_TRUSTED && st.st_nlink != 1) {
+		config_say(log, LOG_ERR, "%s has other hard links", path);
+		problem = CONFIG_FILE_LINKED;
+	} else if (problem == CONFIG_FILE_TRUSTED && st.st_size > CONFIG_FILE_MAX) {
 		config_say(log, LOG_ERR, "%s is larger than %d bytes", path, CONFIG_FILE_MAX);
 		problem = CONFIG_FILE_TOO_BIG;
 	}
