@@ -20,20 +20,15 @@ enum Doctor {
 
         // Config: trusted, parsed, no unknown keys.
         let path = options["config"] ?? Config.defaultPath
-        var config = Config()
-        do {
-            let bytes = try System.readTrustedFile(path, maxBytes: Config.maxFileBytes)
-            let unknown = try config.apply(file: bytes)
+        let reading = Settings.read(file: path)
+        let config = reading.config
+        if let failure = reading.failure, failure.isMissingFile, options["config"] == nil {
+            note(.ok, "config", "\(path) absent: built-in defaults")
+        } else if let failure = reading.failure {
+            note(.fail, "config", "\(failure) (the module falls back to the password)")
+        } else {
             note(.ok, "config", "\(path): root-owned, parsed")
-            for key in unknown { note(.warn, "config", "\(path): unknown key '\(key)' (ignored; see man touchauth.conf)") }
-        } catch let error as System.FileError {
-            if case .missing = error, options["config"] == nil {
-                note(.ok, "config", "\(path) absent: built-in defaults")
-            } else {
-                note(.fail, "config", "\(error) (the module falls back to the password)")
-            }
-        } catch {
-            note(.fail, "config", "\(path): \(error) (the module falls back to the password)")
+            for (key, _) in reading.unknown { note(.warn, "config", "\(path): unknown key '\(key)' (ignored; see man touchauth.conf)") }
         }
 
         // Directories and files that decide authentication: root's, written by root alone.
