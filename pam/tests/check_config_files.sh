@@ -3,7 +3,10 @@
 #
 # Runs `DUMP_COMMAND ARG... FILE` on every tests/config/{good,bad}/*.conf and
 # compares its stdout (stderr is ignored) with FILE's .expected: good files
-# must exit 0, bad ones exit 1.  Used with the shim's dump
+# must exit 0, bad ones exit 1.  Beside NAME.conf, NAME.args holds module
+# arguments (one a line) applied over it, `--arguments NAME.args`, and
+# NAME.caller-args those of a caller that is not root, `--arguments
+# NAME.caller-args --restricted`.  Used with the shim's dump
 # (pam/tests/config_dump) and the helper's (touchauth config-dump --config).
 # CONFIG_TEST_DIR overrides where the files are.
 set -u
@@ -25,7 +28,13 @@ for kind in good bad; do
 	for conf in "$dir/$kind"/*.conf; do
 		[ -e "$conf" ] || continue
 		expected=${conf%.conf}.expected
-		"$@" "$conf" >"$out" 2>/dev/null
+		if [ -e "${conf%.conf}.args" ]; then
+			"$@" "$conf" --arguments "${conf%.conf}.args" >"$out" 2>/dev/null
+		elif [ -e "${conf%.conf}.caller-args" ]; then
+			"$@" "$conf" --arguments "${conf%.conf}.caller-args" --restricted >"$out" 2>/dev/null
+		else
+			"$@" "$conf" >"$out" 2>/dev/null
+		fi
 		status=$?
 		if [ "$status" -ne "$want_status" ]; then
 			echo "FAIL: $kind/$(basename "$conf"): exit status $status, want $want_status"
