@@ -155,12 +155,21 @@ static int fail(struct config_error *err, enum config_error_kind kind, const cha
 	return -1;
 }
 
-/* Logged, not fatal: a newer helper may know keys this shim does not. */
-static void unknown_key(const struct config_log *log, const char *key, const char *where)
+/*
+ * key = value into values, by the key table; -1 for a bad value.  An unknown
+ * key is logged, not fatal: a newer helper may know keys this shim does not.
+ */
+static int set_key(const struct config_log *log, struct config_values *values, const char *key,
+		   const char *value, const char *where)
 {
+	int rc = config_set(values, key, value);
+
+	if (rc != 1)
+		return rc;
 	config_say(log, LOG_WARNING, "unknown key %s in %s", key, where);
 	if (log != NULL && log->unknown_key != NULL)
 		log->unknown_key(log->ctx, key, where);
+	return 0;
 }
 
 /* One line of a config file (lineno counts from 1). */
@@ -182,16 +191,10 @@ static int apply_file_line(const struct config_log *log, const char *path, const
 		break;
 	}
 
-	switch (config_set(values, key, value)) {
-	case 0:
+	if (set_key(log, values, key, value, path) == 0)
 		return 0;
-	case 1:
-		unknown_key(log, key, path);
-		return 0;
-	default:
-		config_say(log, LOG_ERR, "invalid %s in %s", key, path);
-		return fail(err, CONFIG_ERR_KEY, path, lineno, -1, key);
-	}
+	config_say(log, LOG_ERR, "invalid %s in %s", key, path);
+	return fail(err, CONFIG_ERR_KEY, path, lineno, -1, key);
 }
 
 int config_apply_text(const struct config_log *log, struct config_values *values, const char *text,
@@ -257,16 +260,10 @@ static int apply_argument(const struct config_log *log, const char *arg, int ind
 	if (config != NULL)
 		return 0; /* first pass: looking for config= only */
 
-	switch (config_set(values, key, value)) {
-	case 0:
+	if (set_key(log, values, key, value, in_arguments) == 0)
 		return 0;
-	case 1:
-		unknown_key(log, key, in_arguments);
-		return 0;
-	default:
-		config_say(log, LOG_ERR, "invalid module argument %s", arg);
-		return fail(err, CONFIG_ERR_KEY, NULL, 0, index, key);
-	}
+	config_say(log, LOG_ERR, "invalid module argument %s", arg);
+	return fail(err, CONFIG_ERR_KEY, NULL, 0, index, key);
 }
 
 int config_apply_argument(const struct config_log *log, struct config_values *values,
