@@ -170,6 +170,15 @@ int config_set(struct config_values *values, const char *key, const char *value)
 	return set_value(spec, value, values);
 }
 
+const char *config_text(const struct config_values *values, const char *key)
+{
+	const struct key_spec *spec = find_key(key);
+
+	if (spec == NULL || spec->type == VT_INT || spec->type == VT_BOOL)
+		return NULL;
+	return (const char *)values + spec->offset;
+}
+
 int config_key_is_callers(const char *key)
 {
 	const struct key_spec *spec = find_key(key);

@@ -103,6 +103,9 @@ void config_defaults(struct config_values *values);
  */
 int config_set(struct config_values *values, const char *key, const char *value);
 
+/* The value of a text or path key, inside values; NULL for an unknown or a number key. */
+const char *config_text(const struct config_values *values, const char *key);
+
 /* 1 if a caller that is not root may pass key as a module argument (DESIGN.md §5.4). */
 int config_key_is_callers(const char *key);
 

@@ -24,27 +24,25 @@ enum Settings {
     /// `config_load`'s error in the helper's words, as before the parser was shared: the
     /// command line shows `touchauth: PATH: invalid line N`, the log `configuration refused: …`.
     struct Failure: Error, CustomStringConvertible {
-        let error: config_error
-        let arguments: [String]
-
-        var description: String {
-            switch error.kind {
-            case CONFIG_ERR_ARGS: "more than \(WireProtocol.maxArguments) module arguments"
-            case CONFIG_ERR_FILE: System.FileError(error).description
-            case _ where error.argument >= 0:  // a module argument: not key=value, or a bad value
-                "module arguments: \(Config.Error(error, argument: arguments.at(Int(error.argument)) ?? ""))"
-            default: "\(Config.string(field: error.path)): \(Config.Error(error))"
-            }
-        }
-
+        let description: String
         /// The one line of a dump (tests/config/README.md), as pam/tests/config_dump prints it.
-        var dumpLine: String {
-            var line = [CChar](repeating: 0, count: 64)
-            withUnsafePointer(to: error) { config_error_line($0, &line, line.count) }
-            return Config.string(line)
-        }
+        let dumpLine: String
+        let isMissingFile: Bool
 
-        var isMissingFile: Bool { error.kind == CONFIG_ERR_FILE && error.file == CONFIG_FILE_MISSING }
+        init(_ error: UnsafeMutablePointer<config_error>, arguments: [String]) {
+            let index = Int(error.pointee.argument)
+            switch error.pointee.kind {
+            case CONFIG_ERR_ARGS: description = "more than \(WireProtocol.maxArguments) module arguments"
+            case CONFIG_ERR_FILE: description = System.FileError(error).description
+            case _ where index >= 0:  // a module argument: not key=value, or a bad value
+                description = "module arguments: \(Config.Error(error, argument: arguments.at(index) ?? ""))"
+            default: description = "\(Config.string(&error.pointee.path)): \(Config.Error(error))"
+            }
+            var line = [CChar](repeating: 0, count: 64)
+            config_error_line(error, &line, line.count)
+            dumpLine = Config.string(line)
+            isMissingFile = error.pointee.kind == CONFIG_ERR_FILE && error.pointee.file == CONFIG_FILE_MISSING
+        }
     }
 
     /// `file`: that file, which must exist, whatever `config=` says; nil: as the module reads.
@@ -55,16 +53,16 @@ enum Settings {
         if let index = arguments.firstIndex(where: { $0.utf8.contains(0) }) {
             error.kind = CONFIG_ERR_ARG
             error.argument = CInt(index)
-            reading.failure = Failure(error: error, arguments: arguments)
+            reading.failure = Failure(&error, arguments: arguments)
             return reading
         }
         let (status, unknown) = Config.hearingUnknownKeys { log in
             Config.withCStrings(arguments) { argv in
-                config_load(log, file, CInt(arguments.count), argv, &reading.config.values, &error)
+                reading.config.withValues { config_load(log, file, CInt(arguments.count), argv, $0, &error) }
             }
         }
         reading.unknown = unknown
-        if status != 0 { reading.failure = Failure(error: error, arguments: arguments) }
+        if status != 0 { reading.failure = Failure(&error, arguments: arguments) }
         return reading
     }
 
@@ -76,9 +74,9 @@ enum Settings {
 
 extension System.FileError {
     /// The verdict of the C file checks (pam/config_file.c) in `readTrustedFile`'s words.
-    init(_ error: config_error) {
-        let path = Config.string(field: error.path)
-        switch error.file {
+    init(_ error: UnsafeMutablePointer<config_error>) {
+        let path = Config.string(&error.pointee.path)
+        switch error.pointee.file {
         case CONFIG_FILE_MISSING: self = .missing(path)
         case CONFIG_FILE_SYMLINK: self = .unsafe(path, "a symbolic link")
         case CONFIG_FILE_NOT_REGULAR: self = .unsafe(path, "not a regular file")
@@ -86,7 +84,7 @@ extension System.FileError {
         case CONFIG_FILE_WRITABLE: self = .unsafe(path, "writable by group or others")
         case CONFIG_FILE_LINKED: self = .unsafe(path, "has other hard links")
         case CONFIG_FILE_TOO_BIG: self = .unsafe(path, "larger than \(CONFIG_FILE_MAX) bytes")
-        default: self = .io(path, error.errnum)
+        default: self = .io(path, error.pointee.errnum)
         }
     }
 }

@@ -11,50 +11,50 @@ package import CConfig
 /// byte, a line without `=` or a key outside `[a-z_]` is an error naming the line; a bad value
 /// is an error naming the key.
 public struct Config: Equatable, Sendable {
-    /// The values, as `config_load` and friends fill them in; every property reads them.
-    package var values = config_values()
+    /// The struct, on the heap and copied on write: a Config is passed around by reference.
+    /// (Held as a Swift value, its 4 KiB strings, imported as tuples of 4096 CChars, made the
+    /// optimizer crawl: a release build of the commands took a minute more.)
+    private var storage = Storage()
 
     /// The defaults of the key table (`config_defaults`).
-    public init() { config_defaults(&values) }
+    public init() {}
 
-    public var maxTries: Int { get { Int(values.max_tries) } set { values.max_tries = CInt(newValue) } }
-    public var timeout: Int { get { Int(values.timeout) } set { values.timeout = CInt(newValue) } }
-    public var reason: String { get { text(\.reason) } set { setText(\.reason, newValue) } }
-    public var fallbackTitle: String { get { text(\.fallback_title) } set { setText(\.fallback_title, newValue) } }
-    public var printDir: String { get { text(\.print_dir) } set { setText(\.print_dir, newValue) } }
-    public var helper: String { get { text(\.helper) } set { setText(\.helper, newValue) } }
-    public var debug: Bool { get { values.debug != 0 } set { values.debug = newValue ? 1 : 0 } }
-    public var virtualDevice: String { get { text(\.virtual_device) } set { setText(\.virtual_device, newValue) } }
-    public var virtualDeviceStorage: String {
-        get { text(\.virtual_device_storage) }
-        set { setText(\.virtual_device_storage, newValue) }
-    }
+    public var maxTries: Int { get { Int(c.pointee.max_tries) } set { update { $0.max_tries = CInt(newValue) } } }
+    public var timeout: Int { get { Int(c.pointee.timeout) } set { update { $0.timeout = CInt(newValue) } } }
+    public var reason: String { text("reason") }
+    public var fallbackTitle: String { text("fallback_title") }
+    public var printDir: String { text("print_dir") }
+    public var helper: String { text("helper") }
+    public var debug: Bool { get { c.pointee.debug != 0 } set { update { $0.debug = newValue ? 1 : 0 } } }
+    public var virtualDevice: String { text("virtual_device") }
+    public var virtualDeviceStorage: String { text("virtual_device_storage") }
     /// Strikes, lockout and trust state (DESIGN.md §2, §3).
-    public var stateDir: String { get { text(\.state_dir) } set { setText(\.state_dir, newValue) } }
+    public var stateDir: String { text("state_dir") }
     public var lockoutThreshold: Int {
-        get { Int(values.lockout_threshold) }
-        set { values.lockout_threshold = CInt(newValue) }
+        get { Int(c.pointee.lockout_threshold) }
+        set { update { $0.lockout_threshold = CInt(newValue) } }
     }
     /// Seconds after which a lockout ends by itself; 0: only the password or an admin.
-    public var unlockTime: Int { get { Int(values.unlock_time) } set { values.unlock_time = CInt(newValue) } }
+    public var unlockTime: Int { get { Int(c.pointee.unlock_time) } set { update { $0.unlock_time = CInt(newValue) } } }
     public var passwordAfterBoot: Bool {
-        get { values.password_after_boot != 0 }
-        set { values.password_after_boot = newValue ? 1 : 0 }
+        get { c.pointee.password_after_boot != 0 }
+        set { update { $0.password_after_boot = newValue ? 1 : 0 } }
     }
     /// Hours without a password after which the password is required; 0: off.
     public var passwordMaxAge: Int {
-        get { Int(values.password_max_age) }
-        set { values.password_max_age = CInt(newValue) }
+        get { Int(c.pointee.password_max_age) }
+        set { update { $0.password_max_age = CInt(newValue) } }
     }
     public var passwordAfterEnrollChange: Bool {
-        get { values.password_after_enroll_change != 0 }
-        set { values.password_after_enroll_change = newValue ? 1 : 0 }
+        get { c.pointee.password_after_enroll_change != 0 }
+        set { update { $0.password_after_enroll_change = newValue ? 1 : 0 } }
     }
     public var requirePasswordSet: Bool {
-        get { values.require_password_set != 0 }
-        set { values.require_password_set = newValue ? 1 : 0 }
+        get { c.pointee.require_password_set != 0 }
+        set { update { $0.require_password_set = newValue ? 1 : 0 } }
     }
-    // (lid_dir is the module's alone: the helper never reads a lid. config_dump shows it.)
+    // (lid_dir is the module's alone: the helper never reads a lid. The dump shows it.)
+    // The text keys are read-only here: only the parser writes them, so they obey the table.
 
     public static let defaultPath = DEFAULT_CONFIG_PATH
     public static let defaultHelper = HELPER_PATH
@@ -78,10 +78,10 @@ public struct Config: Equatable, Sendable {
             }
         }
 
-        package init(_ error: config_error, argument: String = "") {
-            switch error.kind {
-            case CONFIG_ERR_LINE: self = .invalidLine(Int(error.line))
-            case CONFIG_ERR_KEY: self = .invalidValue(key: Config.string(field: error.key))
+        package init(_ error: UnsafeMutablePointer<config_error>, argument: String = "") {
+            switch error.pointee.kind {
+            case CONFIG_ERR_LINE: self = .invalidLine(Int(error.pointee.line))
+            case CONFIG_ERR_KEY: self = .invalidValue(key: Config.string(&error.pointee.key))
             default: self = .invalidArgument(argument)
             }
         }
@@ -93,12 +93,12 @@ public struct Config: Equatable, Sendable {
         var error = config_error()
         let (status, unknown) = Config.hearingUnknownKeys { log in
             bytes.withUnsafeBufferPointer { buffer in
-                buffer.withMemoryRebound(to: CChar.self) {
-                    config_apply_text(log, &values, $0.baseAddress, $0.count, "file", &error)
+                buffer.withMemoryRebound(to: CChar.self) { text in
+                    withValues { config_apply_text(log, $0, text.baseAddress, text.count, "file", &error) }
                 }
             }
         }
-        guard status == 0 else { throw Config.Error(error) }
+        guard status == 0 else { throw Config.Error(&error) }
         return unknown.map(\.key)
     }
 
@@ -110,9 +110,9 @@ public struct Config: Equatable, Sendable {
         guard !argument.utf8.contains(0) else { throw .invalidArgument(argument) }
         var error = config_error()
         let (status, unknown) = Config.hearingUnknownKeys { log in
-            config_apply_argument(log, &values, argument, 0, &error)
+            withValues { config_apply_argument(log, $0, argument, 0, &error) }
         }
-        guard status == 0 else { throw Config.Error(error, argument: argument) }
+        guard status == 0 else { throw Config.Error(&error, argument: argument) }
         return unknown.isEmpty
     }
 
@@ -124,38 +124,56 @@ public struct Config: Equatable, Sendable {
         let status = withCStrings(arguments) { argv in
             config_find_path(nil, CInt(arguments.count), argv, &path, &error)
         }
-        guard status == 0 else { throw Config.Error(error, argument: arguments.at(Int(error.argument)) ?? "") }
+        guard status == 0 else { throw Config.Error(&error, argument: arguments.at(Int(error.argument)) ?? "") }
         return path[0] == 0 ? nil : string(path)
     }
 
     /// `key=value`, one per line, in the key table's order (`config_dump`).
     public var dump: String {
         var buffer = [CChar](repeating: 0, count: Int(CONFIG_DUMP_MAX))
-        let length = withUnsafePointer(to: values) { config_dump($0, &buffer, buffer.count) }
+        let length = withExtendedLifetime(storage) { config_dump(storage.values, &buffer, buffer.count) }
         return String(decoding: buffer.prefix(min(length, buffer.count)).map { UInt8(bitPattern: $0) }, as: UTF8.self)
     }
 
     /// Every key takes part: the dump shows them all.
     public static func == (lhs: Config, rhs: Config) -> Bool { lhs.dump == rhs.dump }
 
-    private func text<Field>(_ field: KeyPath<config_values, Field>) -> String {
-        Config.string(field: values[keyPath: field])
+    /// The struct, read in place (the getters' `self` keeps it alive).
+    private var c: UnsafeMutablePointer<config_values> { storage.values }
+
+    private func text(_ key: String) -> String {
+        withExtendedLifetime(storage) { config_text(storage.values, key).map { String(cString: $0) } ?? "" }
     }
 
-    /// For tests and callers that set a value: the parser never stores more than the field holds.
-    private mutating func setText<Field>(_ field: WritableKeyPath<config_values, Field>, _ text: String) {
-        withUnsafeMutableBytes(of: &values[keyPath: field]) { raw in
-            precondition(text.utf8.count < raw.count, "longer than the key table allows")
-            raw.copyBytes(from: text.utf8)
-            raw[text.utf8.count] = 0
-        }
+    private mutating func update(_ change: (inout config_values) -> Void) {
+        withValues { change(&$0.pointee) }
+    }
+
+    /// This Config's own struct, for a parser call to fill in (`config_load` and friends).
+    package mutating func withValues<Result>(_ body: (UnsafeMutablePointer<config_values>) -> Result) -> Result {
+        if !isKnownUniquelyReferenced(&storage) { storage = Storage(copying: storage) }
+        return withExtendedLifetime(storage) { body(storage.values) }
     }
 }
 
+/// A `struct config_values` that one Config owns, or several share until one writes.
+private final class Storage: @unchecked Sendable {
+    let values = UnsafeMutablePointer<config_values>.allocate(capacity: 1)
+
+    init() { config_defaults(values) }
+
+    init(copying other: Storage) {
+        UnsafeMutableRawPointer(values).copyMemory(from: other.values, byteCount: MemoryLayout<config_values>.size)
+    }
+
+    deinit { values.deallocate() }
+}
+
 extension Config {
-    /// A C string field (`config_error.key`, `.path`: imported as a tuple) as a String.
-    package static func string<Field>(field: Field) -> String {
-        withUnsafeBytes(of: field) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }
+    /// A C string field (`config_error.key`, `.path`: imported as a tuple) as a String, read in
+    /// place: a copy of a 4096-tuple, as a value, cost the optimizer a minute of a release build.
+    package static func string<Field>(_ field: inout Field) -> String {
+        withUnsafeBytes(of: &field) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }
     }
 
     /// A NUL-terminated buffer the parser filled in as a String.
