@@ -50,7 +50,8 @@ static void check(const struct config_values *o)
 		abort();
 	config_defaults(&again);
 	if (config_apply_text(&log_quietly, &again, dump, n, "dump", &err) != 0 ||
-	    config_dump(&again, again_dump, sizeof(again_dump)) != n || memcmp(dump, again_dump, n) != 0)
+	    config_dump(&again, again_dump, sizeof(again_dump)) != n ||
+	    memcmp(dump, again_dump, n) != 0)
 		abort();
 }
 
