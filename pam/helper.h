@@ -20,7 +20,7 @@ enum helper_mode {
 /* One run of the helper. */
 struct helper_call {
 	enum helper_mode mode;
-	const struct options *opts;
+	const struct config_values *opts;
 	const char *user;
 	const char *service;
 	int argc; /* the module's arguments, passed on as "arg" lines */

@@ -102,7 +102,7 @@ out:
  * A closed laptop lid covers the sensor: <lid_dir>/<LID>/state reads
  * "state:      closed" (ACPI's button driver; lid_dir is for tests).
  */
-static int lid_closed(const struct options *opts)
+static int lid_closed(const struct config_values *opts)
 {
 	DIR *dir = opendir(opts->lid_dir);
 	struct dirent *entry;
@@ -170,7 +170,7 @@ static void give_back_interrupt(void)
 static void verify(pam_handle_t *pamh, struct helper_call *call, const struct presence *presence,
 		   struct held_signals *held, enum ta_outcome *outcome, int *strikes)
 {
-	const struct options *opts = call->opts;
+	const struct config_values *opts = call->opts;
 	struct terminal term;
 	enum terminal_use use;
 
@@ -228,7 +228,7 @@ static void verify(pam_handle_t *pamh, struct helper_call *call, const struct pr
 }
 
 /* fprintd's layout: <print_dir>/<user>/<driver>/<device>/<finger>. */
-static int has_print_dir(pam_handle_t *pamh, const struct options *opts, const char *user)
+static int has_print_dir(pam_handle_t *pamh, const struct config_values *opts, const char *user)
 {
 	char path[CONFIG_PATH_MAX + USER_NAME_MAX + 2];
 	struct stat st;
@@ -249,7 +249,7 @@ static int has_print_dir(pam_handle_t *pamh, const struct options *opts, const c
  * Anything there counts: it can only send the user to the password.  A
  * caller that cannot see into root's state_dir leaves it to the helper.
  */
-static int is_disabled(const struct options *opts, uid_t uid)
+static int is_disabled(const struct config_values *opts, uid_t uid)
 {
 	char path[CONFIG_PATH_MAX + 32];
 	struct stat st;
@@ -268,8 +268,8 @@ static int is_disabled(const struct options *opts, uid_t uid)
  */
 static int record_password(pam_handle_t *pamh, int argc, const char **argv)
 {
-	struct options opts;
-	struct options_error err;
+	struct config_values opts;
+	struct config_error err;
 	enum ta_outcome outcome = TA_SYSTEM_CANCEL;
 	struct helper_call call;
 	const void *ran = NULL, *service = NULL;
@@ -316,8 +316,9 @@ out:
  * Why the fingerprint is not offered, cheapest first and before anything is
  * spawned (DESIGN.md §3), or NULL; *presence is then what verify() needs.
  */
-static const char *skip_reason(pam_handle_t *pamh, const struct options *opts, const char *user,
-			       uid_t uid, const char *service, struct presence *presence)
+static const char *skip_reason(pam_handle_t *pamh, const struct config_values *opts,
+			       const char *user, uid_t uid, const char *service,
+			       struct presence *presence)
 {
 	const char *refusal;
 
@@ -336,8 +337,8 @@ static const char *skip_reason(pam_handle_t *pamh, const struct options *opts, c
 
 PAM_EXTERN int pam_sm_authenticate(pam_handle_t *pamh, int flags, int argc, const char **argv)
 {
-	struct options opts;
-	struct options_error err;
+	struct config_values opts;
+	struct config_error err;
 	struct presence presence;
 	struct held_signals held = { .fd = -1 };
 	struct helper_call call;

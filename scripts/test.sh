@@ -97,8 +97,9 @@ single "build (release helper, module with -Werror)" "$ROOT/scripts/build.sh"
 suite "Swift unit tests (core, the scan loop)" 105 swift_unit_tests
 single "C formatting (clang-format, pam/.clang-format)" make -s -C pam format-check
 suite "C unit tests (reply parser, helper spawn, terminal, held signals, exported symbols, config file checks)" 230 make -s -C pam check
-suite "config files: the shim's parser" 62 pam/tests/check_config_files.sh pam/tests/config_dump
-suite "config files: the helper's parser" 62 pam/tests/check_config_files.sh "$HELPER_BIN" config-dump --config
+suite "config files: the shim's dump" 72 pam/tests/check_config_files.sh pam/tests/config_dump
+suite "config files: the helper's dump" 72 pam/tests/check_config_files.sh "$HELPER_BIN" config-dump --config
+suite "config file checks (owner, mode, links, size): the helper's dump" 13 sh pam/tests/test_config_files_perms.sh "$HELPER_BIN" config-dump --config
 suite "e2e: faulty helpers never authenticate" 82 pam/tests/e2e_fake_helpers.sh
 suite "e2e: security (user names, links and owners, faults, socket mode, valgrind)" 133 tests/e2e/security.sh
 suite "e2e: unprivileged callers (real sudo vs the caller's env, setuid helper for screen lockers)" 63 tests/e2e/unprivileged.sh

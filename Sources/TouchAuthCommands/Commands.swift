@@ -82,8 +82,8 @@ let commands: [Command] = [
         usage: "touchauth unlock USER [--config PATH]", positional: "user",
         run: Unlock.run),
     Command(
-        name: "config-dump", options: ["config": true],
-        usage: "touchauth config-dump [--config PATH]    (the settings as the helper reads them)",
+        name: "config-dump", options: ["config": true, "arguments": true, "restricted": false],
+        usage: "touchauth config-dump [--config PATH] [--arguments FILE [--restricted]]    (the settings as the helper reads them)",
         run: ConfigDump.run),
 ]
 

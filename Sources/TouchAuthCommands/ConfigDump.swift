@@ -1,26 +1,35 @@
+import Glibc
 import TouchAuthCore
 
 /// `touchauth config-dump`: the settings as the helper reads them, in the format the shim's
-/// `pam/tests/config_dump` prints too (tests/config/README.md), so the two parsers can be
-/// compared on the same files.
+/// `pam/tests/config_dump` prints too (tests/config/README.md), so the two binaries can be
+/// compared on the same files. `--arguments FILE`: module arguments, one a line, over the
+/// file; `--restricted`: first filtered as for a caller that is not root (Privilege.filter).
 enum ConfigDump {
     static func run(_ options: [String: String]) throws(CommandError) {
-        let path = options["config"] ?? Config.defaultPath
-        var config = Config()
-        do {
-            let bytes = try System.readTrustedFile(path, maxBytes: Config.maxFileBytes)
-            for key in try config.apply(file: bytes) { System.write("unknown key \(key)\n", to: 2) }
-        } catch let error as Config.Error {
-            switch error {
-            case .invalidLine(let n): System.write("invalid line \(n)\n", to: 1)
-            case .invalidValue(let key): System.write("invalid \(key)\n", to: 1)
-            default: System.write("invalid file\n", to: 1)
+        var arguments = try options["arguments"].map(readArguments) ?? []
+        if options["restricted"] != nil {
+            arguments = Privilege.filter(arguments) {
+                System.write("ignored: module argument \($0) (caller is not root)\n", to: 2)
             }
-            throw .config("\(path): \(error)")
-        } catch {
-            System.write("invalid file\n", to: 1)
-            throw .config("\(error)")
         }
-        System.write(config.dump, to: 1)
+        let reading = Settings.read(arguments: arguments, file: options["config"] ?? Config.defaultPath)
+        for (key, _) in reading.unknown { System.write("unknown key \(key)\n", to: 2) }
+        if let failure = reading.failure {
+            System.write(failure.dumpLine + "\n", to: 1)
+            throw .config(failure.description)
+        }
+        System.write(reading.config.dump, to: 1)
+    }
+
+    /// Each line one argument (the last one's `\n` may be missing).
+    private static func readArguments(_ path: String) throws(CommandError) -> [String] {
+        let fd = open(path, O_RDONLY | O_CLOEXEC)
+        guard fd >= 0 else { throw .config("\(path): \(String(cString: strerror(errno)))") }
+        defer { close(fd) }
+        guard let bytes = System.readAll(fd, maxBytes: 64 * 1024) else { throw .config("\(path): unreadable") }
+        var lines = bytes.split(separator: UInt8(ascii: "\n"), omittingEmptySubsequences: false)
+        if lines.last?.isEmpty == true { lines.removeLast() }
+        return lines.map { String(decoding: $0, as: UTF8.self) }
     }
 }

@@ -18,23 +18,7 @@ enum Doctor {
         var findings: [Finding] = []
         func note(_ level: Level, _ check: String, _ detail: String) { findings.append(Finding(level: level, check: check, detail: detail)) }
 
-        // Config: trusted, parsed, no unknown keys.
-        let path = options["config"] ?? Config.defaultPath
-        var config = Config()
-        do {
-            let bytes = try System.readTrustedFile(path, maxBytes: Config.maxFileBytes)
-            let unknown = try config.apply(file: bytes)
-            note(.ok, "config", "\(path): root-owned, parsed")
-            for key in unknown { note(.warn, "config", "\(path): unknown key '\(key)' (ignored; see man touchauth.conf)") }
-        } catch let error as System.FileError {
-            if case .missing = error, options["config"] == nil {
-                note(.ok, "config", "\(path) absent: built-in defaults")
-            } else {
-                note(.fail, "config", "\(error) (the module falls back to the password)")
-            }
-        } catch {
-            note(.fail, "config", "\(path): \(error) (the module falls back to the password)")
-        }
+        let config = configCheck(options["config"], note)
 
         // Directories and files that decide authentication: root's, written by root alone.
         for (what, dir, missingLevel) in [("print_dir", config.printDir, Level.warn), ("state_dir", config.stateDir, .ok)] {
@@ -104,6 +88,21 @@ enum Doctor {
         }
         let failed = findings.filter { $0.level == .fail }.count
         if failed > 0 { throw .failed("doctor: \(failed) check\(failed == 1 ? "" : "s") FAILED") }
+    }
+
+    /// The config: trusted, parsed, no unknown keys. The settings read, for the other checks.
+    static func configCheck(_ explicit: String?, _ note: (Level, String, String) -> Void) -> Config {
+        let path = explicit ?? Config.defaultPath
+        let reading = Settings.read(file: path)
+        if let failure = reading.failure, failure.isMissingFile, explicit == nil {
+            note(.ok, "config", "\(path) absent: built-in defaults")
+        } else if let failure = reading.failure {
+            note(.fail, "config", "\(failure) (the module falls back to the password)")
+        } else {
+            note(.ok, "config", "\(path): root-owned, parsed")
+            for (key, _) in reading.unknown { note(.warn, "config", "\(path): unknown key '\(key)' (ignored; see man touchauth.conf)") }
+        }
+        return reading.config
     }
 
     static func mode(_ st: stat) -> String { "0" + String(st.st_mode & 0o7777, radix: 8) }

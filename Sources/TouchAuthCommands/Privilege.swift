@@ -1,3 +1,4 @@
+import CConfig
 import Glibc
 import TouchAuthCore
 
@@ -10,10 +11,6 @@ import TouchAuthCore
 /// uid gets `unix_chkpwd`'s deal: verify your own prints with the administrator's settings,
 /// and nothing else.
 enum Privilege {
-    /// The module arguments a non-root caller may pass: they change the prompt, never what is
-    /// checked, where prints and state live, which sensor is used, or the lockout.
-    static let callerArguments: Set<String> = ["reason", "fallback_title", "timeout", "max_tries"]
-
     /// The real uid when it is not root: the caller is then restricted (`restrict`).
     static var restrictedCaller: uid_t? {
         let uid = getuid()
@@ -52,10 +49,20 @@ enum Privilege {
     /// logged and ignored (`config=`, `print_dir`, `state_dir`, `helper`, `virtual_device*`, the
     /// lockout and trust keys, `debug`): the root-owned default config file decides those.
     static func filter(_ arguments: [String], caller: uid_t) -> [String] {
+        filter(arguments) { System.log(LOG_WARNING, "uid \(caller): module argument \($0) ignored (caller is not root)") }
+    }
+
+    /// The same, telling `ignored` each dropped key. The parser decides (`config_caller_may_pass`,
+    /// pam/config_parse.c): the key as it reads it (blanks trimmed, bare `debug`), and the key
+    /// table's column of the keys a caller may pass, those of the prompt (`reason`,
+    /// `fallback_title`, `timeout`, `max_tries`): never what is checked, where prints and state
+    /// live, which sensor is used, or the lockout. What is not `key=value` passes, for the
+    /// loader to refuse as it would from root.
+    static func filter(_ arguments: [String], ignored: (String) -> Void) -> [String] {
         arguments.filter { argument in
-            let key = String(argument.prefix { $0 != "=" })
-            if callerArguments.contains(key) { return true }
-            System.log(LOG_WARNING, "uid \(caller): module argument \(key) ignored (caller is not root)")
+            var key = [CChar](repeating: 0, count: Int(CONFIG_KEY_MAX) + 1)
+            if config_caller_may_pass(argument, &key) != 0 { return true }
+            ignored(Config.string(key))
             return false
         }
     }

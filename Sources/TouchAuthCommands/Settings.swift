@@ -1,44 +1,90 @@
+import CConfig
 import Glibc
 import TouchAuthCore
 
-/// Loads `Config` the way the shim does: the file (`config=` argument or the default path),
-/// then the module arguments over it.
+/// Loads `Config` the way the shim does, with the shim's own code (`config_load`,
+/// pam/config_parse.c): the file (`--config`, else a `config=` argument, else the default
+/// path), then the module arguments over it.
 enum Settings {
     static func load(arguments: [String] = [], configPath explicit: String? = nil) throws(CommandError) -> Config {
+        let reading = read(arguments: arguments, file: explicit)
+        for (key, place) in reading.unknown { warnUnknown(key, in: place) }
+        if let failure = reading.failure { throw .config(failure.description) }
+        return reading.config
+    }
+
+    /// What `config_load` made of a file and the arguments: the settings (on a failure, the
+    /// defaults and whatever lines came before it), the unknown keys it skipped and where.
+    struct Reading {
         var config = Config()
-        let named: String?
-        do {
-            named = try explicit ?? Config.configPath(in: arguments)
-        } catch {
-            throw .config("module arguments: \(error)")
+        var unknown: [(key: String, place: String)] = []
+        var failure: Failure?
+    }
+
+    /// `config_load`'s error in the helper's words, as before the parser was shared: the
+    /// command line shows `touchauth: PATH: invalid line N`, the log `configuration refused: …`.
+    struct Failure: Error, CustomStringConvertible {
+        let description: String
+        /// The one line of a dump (tests/config/README.md), as pam/tests/config_dump prints it.
+        let dumpLine: String
+        let isMissingFile: Bool
+
+        init(_ error: UnsafeMutablePointer<config_error>, arguments: [String]) {
+            let index = Int(error.pointee.argument)
+            switch error.pointee.kind {
+            case CONFIG_ERR_ARGS: description = "more than \(WireProtocol.maxArguments) module arguments"
+            case CONFIG_ERR_FILE: description = System.FileError(error).description
+            case _ where index >= 0:  // a module argument: not key=value, or a bad value
+                description = "module arguments: \(Config.Error(error, argument: arguments.at(index) ?? ""))"
+            default: description = "\(Config.string(&error.pointee.path)): \(Config.Error(error))"
+            }
+            var line = [CChar](repeating: 0, count: 64)
+            config_error_line(error, &line, line.count)
+            dumpLine = Config.string(line)
+            isMissingFile = error.pointee.kind == CONFIG_ERR_FILE && error.pointee.file == CONFIG_FILE_MISSING
         }
-        let path = named ?? Config.defaultPath
-        do {
-            let bytes = try System.readTrustedFile(path, maxBytes: Config.maxFileBytes)
-            for key in try config.apply(file: bytes) { warnUnknown(key, in: path) }
-        } catch let error as System.FileError {
-            // Only the default file may be missing: an explicitly named one is a mistake.
-            if case .missing = error, named == nil {} else { throw .config(error.description) }
-        } catch let error as Config.Error {
-            throw .config("\(path): \(error)")
-        } catch {
-            throw .config("\(path): \(error)")
+    }
+
+    /// `file`: that file, which must exist, whatever `config=` says; nil: as the module reads.
+    static func read(arguments: [String] = [], file: String?) -> Reading {
+        var reading = Reading()
+        var error = config_error()
+        // A C string ends at a NUL, so such an argument would not be read whole: refused.
+        if let index = arguments.firstIndex(where: { $0.utf8.contains(0) }) {
+            error.kind = CONFIG_ERR_ARG
+            error.argument = CInt(index)
+            reading.failure = Failure(&error, arguments: arguments)
+            return reading
         }
-        guard arguments.count <= WireProtocol.maxArguments else {
-            throw .config("more than \(WireProtocol.maxArguments) module arguments")
-        }
-        for argument in arguments {
-            do {
-                if try !config.apply(argument: argument) { warnUnknown(argument, in: "module arguments") }
-            } catch {
-                throw .config("module arguments: \(error)")
+        let (status, unknown) = Config.hearingUnknownKeys { log in
+            Config.withCStrings(arguments) { argv in
+                reading.config.withValues { config_load(log, file, CInt(arguments.count), argv, $0, &error) }
             }
         }
-        return config
+        reading.unknown = unknown
+        if status != 0 { reading.failure = Failure(&error, arguments: arguments) }
+        return reading
     }
 
     private static func warnUnknown(_ key: String, in place: String) {
         System.log(LOG_WARNING, "unknown key \(key) in \(place)")
         System.write("touchauth: warning: unknown key \(key) in \(place)\n", to: 2)
+    }
+}
+
+extension System.FileError {
+    /// The verdict of the C file checks (pam/config_file.c) in `readTrustedFile`'s words.
+    init(_ error: UnsafeMutablePointer<config_error>) {
+        let path = Config.string(&error.pointee.path)
+        switch error.pointee.file {
+        case CONFIG_FILE_MISSING: self = .missing(path)
+        case CONFIG_FILE_SYMLINK: self = .unsafe(path, "a symbolic link")
+        case CONFIG_FILE_NOT_REGULAR: self = .unsafe(path, "not a regular file")
+        case CONFIG_FILE_NOT_ROOT: self = .unsafe(path, "not owned by root")
+        case CONFIG_FILE_WRITABLE: self = .unsafe(path, "writable by group or others")
+        case CONFIG_FILE_LINKED: self = .unsafe(path, "has other hard links")
+        case CONFIG_FILE_TOO_BIG: self = .unsafe(path, "larger than \(CONFIG_FILE_MAX) bytes")
+        default: self = .io(path, error.pointee.errnum)
+        }
     }
 }

@@ -1,6 +1,9 @@
-/// The settings of `/etc/security/touchauth.conf` and the module arguments. One parser serves
-/// both (as pam_faillock's `set_conf_opt`); `pam/options.c` is its twin in the shim and
-/// `tests/config/` proves they read every file the same way.
+package import CConfig
+
+/// The settings of `/etc/security/touchauth.conf` and the module arguments: a typed view of
+/// the shim's `struct config_values`, filled in by the shim's own parser (`pam/config*.c`,
+/// built into the helper as the CConfig target), so the two binaries cannot read a file
+/// differently. `tests/config/` pins the grammar for both dumps.
 ///
 /// Grammar: lines of `key = value`; blank lines and lines starting with `#` are skipped; key and
 /// value are trimmed of spaces and tabs; a `#` inside a value is part of it; the last of
@@ -8,42 +11,63 @@
 /// byte, a line without `=` or a key outside `[a-z_]` is an error naming the line; a bad value
 /// is an error naming the key.
 public struct Config: Equatable, Sendable {
-    public var maxTries = 3
-    public var timeout = 30
-    public var reason = ""
-    public var fallbackTitle = "Enter Password"
-    public var printDir = "/var/lib/fprint"
-    public var helper = Config.defaultHelper
-    public var debug = false
-    public var virtualDevice = ""
-    public var virtualDeviceStorage = ""
-    /// Strikes, lockout and trust state (DESIGN.md §2, §3).
-    public var stateDir = "/var/lib/touchauth"
-    public var lockoutThreshold = 5
-    /// Seconds after which a lockout ends by itself; 0: only the password or an admin.
-    public var unlockTime = 0
-    public var passwordAfterBoot = true
-    /// Hours without a password after which the password is required; 0: off.
-    public var passwordMaxAge = 48
-    public var passwordAfterEnrollChange = true
-    public var requirePasswordSet = true
-    /// Where the laptop lids are: `<lid_dir>/<LID>/state` says "open" or "closed".
-    public var lidDir = "/proc/acpi/button/lid"
+    /// The struct, on the heap and copied on write: a Config is passed around by reference.
+    /// (Held as a Swift value, its 4 KiB strings, imported as tuples of 4096 CChars, made the
+    /// optimizer crawl: a release build of the commands took a minute more.)
+    private var storage = Storage()
 
-    public static let defaultPath = "/etc/security/touchauth.conf"
-    public static let defaultHelper = "/usr/libexec/touchauth/touchauth"
-    public static let maxLineBytes = 1023
-    public static let maxFileBytes = 64 * 1024
-    /// AF_UNIX `sun_path` holds 107 bytes and a NUL; libfprint silently truncates longer paths.
-    public static let maxSocketPathBytes = 107
-
+    /// The defaults of the key table (`config_defaults`).
     public init() {}
+
+    public var maxTries: Int { get { Int(c.pointee.max_tries) } set { update { $0.max_tries = CInt(newValue) } } }
+    public var timeout: Int { get { Int(c.pointee.timeout) } set { update { $0.timeout = CInt(newValue) } } }
+    public var reason: String { text("reason") }
+    public var fallbackTitle: String { text("fallback_title") }
+    public var printDir: String { text("print_dir") }
+    public var helper: String { text("helper") }
+    public var debug: Bool { get { c.pointee.debug != 0 } set { update { $0.debug = newValue ? 1 : 0 } } }
+    public var virtualDevice: String { text("virtual_device") }
+    public var virtualDeviceStorage: String { text("virtual_device_storage") }
+    /// Strikes, lockout and trust state (DESIGN.md §2, §3).
+    public var stateDir: String { text("state_dir") }
+    public var lockoutThreshold: Int {
+        get { Int(c.pointee.lockout_threshold) }
+        set { update { $0.lockout_threshold = CInt(newValue) } }
+    }
+    /// Seconds after which a lockout ends by itself; 0: only the password or an admin.
+    public var unlockTime: Int { get { Int(c.pointee.unlock_time) } set { update { $0.unlock_time = CInt(newValue) } } }
+    public var passwordAfterBoot: Bool {
+        get { c.pointee.password_after_boot != 0 }
+        set { update { $0.password_after_boot = newValue ? 1 : 0 } }
+    }
+    /// Hours without a password after which the password is required; 0: off.
+    public var passwordMaxAge: Int {
+        get { Int(c.pointee.password_max_age) }
+        set { update { $0.password_max_age = CInt(newValue) } }
+    }
+    public var passwordAfterEnrollChange: Bool {
+        get { c.pointee.password_after_enroll_change != 0 }
+        set { update { $0.password_after_enroll_change = newValue ? 1 : 0 } }
+    }
+    public var requirePasswordSet: Bool {
+        get { c.pointee.require_password_set != 0 }
+        set { update { $0.require_password_set = newValue ? 1 : 0 } }
+    }
+    // (lid_dir is the module's alone: the helper never reads a lid. The dump shows it.)
+    // The text keys are read-only here: only the parser writes them, so they obey the table.
+
+    public static let defaultPath = DEFAULT_CONFIG_PATH
+    public static let defaultHelper = HELPER_PATH
+    public static let maxLineBytes = Int(CONFIG_LINE_MAX)
+    /// AF_UNIX `sun_path` holds 107 bytes and a NUL; libfprint silently truncates longer paths.
+    public static let maxSocketPathBytes = Int(CONFIG_SOCKET_PATH_MAX)
+    /// "arg " + argument + "\n" fills at most one protocol line.
+    public static let maxArgumentBytes = Int(CONFIG_ARG_MAX)
 
     public enum Error: Swift.Error, Equatable, CustomStringConvertible {
         case invalidLine(Int)
         case invalidValue(key: String)
         case invalidArgument(String)
-        case invalidFile(String)
 
         /// The one line both dumps print (tests/config/README.md); also the log line.
         public var description: String {
@@ -51,166 +75,153 @@ public struct Config: Equatable, Sendable {
             case .invalidLine(let n): "invalid line \(n)"
             case .invalidValue(let key): "invalid \(key)"
             case .invalidArgument(let arg): "invalid module argument \(arg)"
-            case .invalidFile(let why): "invalid file (\(why))"
+            }
+        }
+
+        package init(_ error: UnsafeMutablePointer<config_error>, argument: String = "") {
+            switch error.pointee.kind {
+            case CONFIG_ERR_LINE: self = .invalidLine(Int(error.pointee.line))
+            case CONFIG_ERR_KEY: self = .invalidValue(key: Config.string(&error.pointee.key))
+            default: self = .invalidArgument(argument)
             }
         }
     }
 
-    /// Every key and its type: the table both parsers follow, in dump order.
-    enum Key: String, CaseIterable {
-        case maxTries = "max_tries", timeout, reason, fallbackTitle = "fallback_title"
-        case printDir = "print_dir", helper, debug
-        case virtualDevice = "virtual_device", virtualDeviceStorage = "virtual_device_storage"
-        case stateDir = "state_dir", lockoutThreshold = "lockout_threshold", unlockTime = "unlock_time"
-        case passwordAfterBoot = "password_after_boot", passwordMaxAge = "password_max_age"
-        case passwordAfterEnrollChange = "password_after_enroll_change"
-        case requirePasswordSet = "require_password_set", lidDir = "lid_dir"
-    }
-
-    /// Applies a whole file's bytes; returns the unknown keys, for the caller to report.
+    /// Applies a whole file's bytes (`config_apply_text`); returns the unknown keys, for the
+    /// caller to report.
     public mutating func apply(file bytes: [UInt8]) throws(Config.Error) -> [String] {
-        var unknown: [String] = []
-        for (index, line) in bytes.split(separator: UInt8(ascii: "\n"), omittingEmptySubsequences: false).enumerated() {
-            // Length and control bytes are checked on the whole line, comments included.
-            guard line.count <= Config.maxLineBytes, !line.contains(where: Config.isControl) else {
-                throw .invalidLine(index + 1)
+        var error = config_error()
+        let (status, unknown) = Config.hearingUnknownKeys { log in
+            bytes.withUnsafeBufferPointer { buffer in
+                buffer.withMemoryRebound(to: CChar.self) { text in
+                    withValues { config_apply_text(log, $0, text.baseAddress, text.count, "file", &error) }
+                }
             }
-            let trimmed = line.trimmingBlanks()
-            if trimmed.isEmpty || trimmed.first == UInt8(ascii: "#") { continue }
-            guard let (key, value) = Config.split(trimmed) else { throw .invalidLine(index + 1) }
-            if try !set(key: key, value: value) { unknown.append(key) }
         }
-        return unknown
+        guard status == 0 else { throw Config.Error(&error) }
+        return unknown.map(\.key)
     }
 
-    /// Applies one module argument: a line of the file's grammar (`key=value`; empty or `#`
-    /// arguments are skipped), or the bare flag `debug`. An argument must fit one request line
-    /// (`maxArgumentBytes`). Returns false for an unknown key, which the caller reports.
-    /// `config=` is not applied here: see `configPath(in:)`.
+    /// Applies one module argument (`config_apply_argument`): a line of the file's grammar
+    /// (`key=value`; empty or `#` arguments are skipped), or the bare flag `debug`. An argument
+    /// must fit one request line (`maxArgumentBytes`). Returns false for an unknown key, which
+    /// the caller reports. `config=` is not applied here: see `configPath(in:)`.
     public mutating func apply(argument: String) throws(Config.Error) -> Bool {
-        if argument == "debug" { debug = true; return true }
-        let bytes = Array(argument.utf8)
-        guard bytes.count <= Config.maxArgumentBytes else { throw .invalidArgument(argument) }
-        let trimmed = bytes.trimmingBlanks()
-        if trimmed.isEmpty || trimmed.first == UInt8(ascii: "#") { return true }
-        guard let (key, value) = Config.split(trimmed) else { throw .invalidArgument(argument) }
-        if key == "config" { return true }
-        return try set(key: key, value: value)
+        guard !argument.utf8.contains(0) else { throw .invalidArgument(argument) }
+        var error = config_error()
+        let (status, unknown) = Config.hearingUnknownKeys { log in
+            withValues { config_apply_argument(log, $0, argument, 0, &error) }
+        }
+        guard status == 0 else { throw Config.Error(&error, argument: argument) }
+        return unknown.isEmpty
     }
-
-    /// "arg " + argument + "\n" fills at most one protocol line.
-    public static let maxArgumentBytes = WireProtocol.maxLineBytes - 5
 
     /// The `config=PATH` argument, if any (the last one wins): the file to read before the
-    /// arguments apply. It must be an absolute path.
+    /// arguments apply (`config_find_path`). It must be an absolute path.
     public static func configPath(in arguments: [String]) throws(Config.Error) -> String? {
-        var path: String?
-        for argument in arguments {
-            guard let (key, value) = Config.split(Array(argument.utf8).trimmingBlanks()), key == "config" else {
-                continue
-            }
-            guard value.utf8.first == UInt8(ascii: "/"), value.utf8.count <= 4095 else {
-                throw .invalidValue(key: "config")
-            }
-            path = value
+        var error = config_error()
+        var path = [CChar](repeating: 0, count: Int(CONFIG_PATH_MAX) + 1)
+        let status = withCStrings(arguments) { argv in
+            config_find_path(nil, CInt(arguments.count), argv, &path, &error)
         }
-        return path
+        guard status == 0 else { throw Config.Error(&error, argument: arguments.at(Int(error.argument)) ?? "") }
+        return path[0] == 0 ? nil : string(path)
     }
 
-    /// `key=value`, one per line, in table order (tests/config/README.md).
+    /// `key=value`, one per line, in the key table's order (`config_dump`).
     public var dump: String {
-        Key.allCases.map { "\($0.rawValue)=\(value(of: $0))\n" }.joined()
+        var buffer = [CChar](repeating: 0, count: Int(CONFIG_DUMP_MAX))
+        let length = withExtendedLifetime(storage) { config_dump(storage.values, &buffer, buffer.count) }
+        return String(decoding: buffer.prefix(min(length, buffer.count)).map { UInt8(bitPattern: $0) }, as: UTF8.self)
     }
 
-    private func yesNo(_ flag: Bool) -> String { flag ? "yes" : "no" }
+    /// Every key takes part: the dump shows them all.
+    public static func == (lhs: Config, rhs: Config) -> Bool { lhs.dump == rhs.dump }
 
-    func value(of key: Key) -> String {
-        switch key {
-        case .maxTries: String(maxTries)
-        case .timeout: String(timeout)
-        case .reason: reason
-        case .fallbackTitle: fallbackTitle
-        case .printDir: printDir
-        case .helper: helper
-        case .debug: yesNo(debug)
-        case .virtualDevice: virtualDevice
-        case .virtualDeviceStorage: virtualDeviceStorage
-        case .stateDir: stateDir
-        case .lockoutThreshold: String(lockoutThreshold)
-        case .unlockTime: String(unlockTime)
-        case .passwordAfterBoot: yesNo(passwordAfterBoot)
-        case .passwordMaxAge: String(passwordMaxAge)
-        case .passwordAfterEnrollChange: yesNo(passwordAfterEnrollChange)
-        case .requirePasswordSet: yesNo(requirePasswordSet)
-        case .lidDir: lidDir
-        }
+    /// The struct, read in place (the getters' `self` keeps it alive).
+    private var c: UnsafeMutablePointer<config_values> { storage.values }
+
+    private func text(_ key: String) -> String {
+        withExtendedLifetime(storage) { config_text(storage.values, key).map { String(cString: $0) } ?? "" }
     }
 
-    /// TAB is the only control byte a line may hold.
-    static func isControl(_ byte: UInt8) -> Bool { (byte < 0x20 && byte != UInt8(ascii: "\t")) || byte == 0x7f }
-
-    private static func split(_ line: ArraySlice<UInt8>) -> (String, String)? {
-        guard !line.contains(where: Config.isControl), let eq = line.firstIndex(of: UInt8(ascii: "="))
-        else { return nil }
-        let key = line[..<eq].trimmingBlanks()
-        guard !key.isEmpty, key.allSatisfy({ $0 == UInt8(ascii: "_") || (0x61...0x7a).contains($0) }),
-            let value = String(validating: line[(eq + 1)...].trimmingBlanks(), as: UTF8.self)
-        else { return nil }
-        return (String(decoding: key, as: UTF8.self), value)
+    private mutating func update(_ change: (inout config_values) -> Void) {
+        withValues { change(&$0.pointee) }
     }
 
-    private mutating func set(key name: String, value: String) throws(Config.Error) -> Bool {
-        guard let key = Key(rawValue: name) else { return false }
-        let bad = Config.Error.invalidValue(key: name)
-        func integer(_ range: ClosedRange<Int>) throws(Config.Error) -> Int {
-            guard (1...9).contains(value.utf8.count), value.utf8.allSatisfy({ (0x30...0x39).contains($0) }),
-                let number = Int(value), range.contains(number)
-            else { throw bad }
-            return number
-        }
-        func path(maxBytes: Int, optional: Bool) throws(Config.Error) -> String {
-            if optional && value.isEmpty { return value }
-            // Byte-wise, as the shim's parser: `hasPrefix("/")` compares Characters, and "/"
-            // followed by a combining mark is another Character.
-            guard value.utf8.first == UInt8(ascii: "/"), value.utf8.count <= maxBytes else { throw bad }
-            return value
-        }
-        func boolean() throws(Config.Error) -> Bool {
-            switch value {
-            case "yes", "true", "on", "1": return true
-            case "no", "false", "off", "0": return false
-            default: throw bad
-            }
-        }
-        switch key {
-        case .maxTries: maxTries = try integer(1...10)
-        case .timeout: timeout = try integer(1...600)
-        case .reason: reason = value
-        case .fallbackTitle: fallbackTitle = value
-        case .printDir: printDir = try path(maxBytes: 4095, optional: false)
-        case .helper: helper = try path(maxBytes: 4095, optional: false)
-        case .debug: debug = try boolean()
-        case .virtualDevice: virtualDevice = try path(maxBytes: Config.maxSocketPathBytes, optional: true)
-        case .virtualDeviceStorage:
-            virtualDeviceStorage = try path(maxBytes: Config.maxSocketPathBytes, optional: true)
-        case .stateDir: stateDir = try path(maxBytes: 4095, optional: false)
-        case .lockoutThreshold: lockoutThreshold = try integer(1...1000)
-        case .unlockTime: unlockTime = try integer(0...31_536_000)
-        case .passwordAfterBoot: passwordAfterBoot = try boolean()
-        case .passwordMaxAge: passwordMaxAge = try integer(0...8760)
-        case .passwordAfterEnrollChange: passwordAfterEnrollChange = try boolean()
-        case .requirePasswordSet: requirePasswordSet = try boolean()
-        case .lidDir: lidDir = try path(maxBytes: 4095, optional: false)
-        }
-        return true
+    /// This Config's own struct, for a parser call to fill in (`config_load` and friends).
+    package mutating func withValues<Result>(_ body: (UnsafeMutablePointer<config_values>) -> Result) -> Result {
+        if !isKnownUniquelyReferenced(&storage) { storage = Storage(copying: storage) }
+        return withExtendedLifetime(storage) { body(storage.values) }
     }
 }
 
-extension Collection where Element == UInt8, SubSequence == ArraySlice<UInt8> {
-    func trimmingBlanks() -> ArraySlice<UInt8> {
-        let blank: (UInt8) -> Bool = { $0 == UInt8(ascii: " ") || $0 == UInt8(ascii: "\t") }
-        guard let first = firstIndex(where: { !blank($0) }) else { return self[endIndex...] }
-        let last = self[first...].lastIndex(where: { !blank($0) }) ?? first
-        return self[first...last]
+/// A `struct config_values` that one Config owns, or several share until one writes.
+private final class Storage: @unchecked Sendable {
+    let values = UnsafeMutablePointer<config_values>.allocate(capacity: 1)
+
+    init() { config_defaults(values) }
+
+    init(copying other: Storage) {
+        UnsafeMutableRawPointer(values).copyMemory(from: other.values, byteCount: MemoryLayout<config_values>.size)
     }
+
+    deinit { values.deallocate() }
+}
+
+extension Config {
+    /// A C string field (`config_error.key`, `.path`: imported as a tuple) as a String, read in
+    /// place: a copy of a 4096-tuple, as a value, cost the optimizer a minute of a release build.
+    package static func string<Field>(_ field: inout Field) -> String {
+        withUnsafeBytes(of: &field) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }
+    }
+
+    /// A NUL-terminated buffer the parser filled in as a String.
+    package static func string(_ buffer: [CChar]) -> String {
+        String(decoding: buffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
+    }
+
+    /// Runs a parser call with a `config_log` whose `unknown_key` collects the unknown keys and
+    /// where they were; its lines are dropped, because the helper says what went wrong in its
+    /// own words, from `config_error` (`touchauth: PATH: invalid line N`, as before the parser
+    /// was shared).
+    package static func hearingUnknownKeys<Result>(
+        _ body: (UnsafePointer<config_log>) -> Result
+    ) -> (Result, [(key: String, place: String)]) {
+        let heard = UnknownKeys()
+        var log = config_log(
+            line: { _, _, _ in },
+            unknown_key: { context, key, place in
+                guard let context, let key, let place else { return }
+                Unmanaged<UnknownKeys>.fromOpaque(context).takeUnretainedValue().keys.append(
+                    (String(cString: key), String(cString: place)))
+            },
+            ctx: Unmanaged.passUnretained(heard).toOpaque())
+        let result = withExtendedLifetime(heard) { withUnsafePointer(to: &log) { body($0) } }
+        return (result, heard.keys)
+    }
+
+    /// `argv` for the C parser, NULL-terminated: the strings stay valid while `body` runs.
+    package static func withCStrings<Result>(_ strings: [String], _ body: ([UnsafePointer<CChar>?]) -> Result) -> Result {
+        var bytes: [CChar] = []
+        var starts: [Int] = []
+        for string in strings {
+            starts.append(bytes.count)
+            bytes += string.utf8.map { CChar(bitPattern: $0) }
+            bytes.append(0)
+        }
+        return bytes.withUnsafeBufferPointer { buffer in
+            body(starts.map { start in buffer.baseAddress.map { $0 + start } } + [nil])
+        }
+    }
+}
+
+/// What `Config.hearingUnknownKeys` heard, reached from C through `config_log.ctx`.
+private final class UnknownKeys {
+    var keys: [(key: String, place: String)] = []
+}
+
+extension Array {
+    /// The element at `index`, or nil outside the array (an index the parser reported).
+    package func at(_ index: Int) -> Element? { indices.contains(index) ? self[index] : nil }
 }

@@ -44,9 +44,10 @@ fuzz() {  # fuzz NAME: runs it, counts the verdict
 }
 
 if build fuzz_reply "$here/fuzz_reply.c" "$here/../protocol.c" &&
-   build fuzz_options "$here/fuzz_options.c" -lpam; then
+   build fuzz_config "$here/fuzz_config.c" "$here/../config.c" "$here/../config_parse.c" \
+       "$here/../config_file.c"; then
     fuzz reply
-    fuzz options
+    fuzz config
 else
     failed=$((failed + 1)); echo "FAIL - build"
 fi

@@ -1,12 +1,14 @@
 #!/bin/sh
-# test_config_files_perms.sh CONFIG_DUMP
+# test_config_files_perms.sh DUMP_COMMAND [ARG...]
 #
 # The checks on the config file itself, which git cannot carry in
-# tests/config: only a root-owned regular file that nobody else can write is
-# read, symlinks are not followed, and the size is bounded.
+# tests/config: only a root-owned regular file that nobody else can write and
+# that has no other hard link is read, symlinks are not followed, and the size
+# is bounded.  DUMP_COMMAND is pam/tests/config_dump, or the helper's
+# `touchauth config-dump --config` (its words without blanks).
 set -u
 
-dump=$1
+dump=$*
 passed=0
 failed=0
 tmp=$(mktemp -d)
@@ -15,7 +17,7 @@ umask 022
 
 # expect NAME WANT_FIRST_LINE FILE
 expect() {
-	got=$("$dump" "$3" 2>/dev/null | head -n 1)
+	got=$($dump "$3" 2>/dev/null | head -n 1)
 	if [ "$got" = "$2" ]; then
 		passed=$((passed + 1))
 	else
@@ -37,6 +39,11 @@ if [ "$(id -u)" -eq 0 ]; then
 	expect "not owned by root is refused" "invalid file" "$tmp/u.conf"
 	cp -p "$tmp/ok.conf" "$tmp/ro.conf" && chmod 0400 "$tmp/ro.conf"
 	expect "0400 root is read" "max_tries=4" "$tmp/ro.conf"
+	cp -p "$tmp/ok.conf" "$tmp/h1.conf" && ln "$tmp/h1.conf" "$tmp/h2.conf"
+	expect "a file with a second hard link is refused" "invalid file" "$tmp/h2.conf"
+	expect "...by either name" "invalid file" "$tmp/h1.conf"
+	rm "$tmp/h2.conf"
+	expect "...and read again once the other name is gone" "max_tries=4" "$tmp/h1.conf"
 else
 	echo "not root: ownership cases skipped"
 fi

@@ -200,7 +200,7 @@ static int log_is(const char *want)
 static void run(const char *name, enum ta_outcome want, int trusted, const char *want_messages,
 		const char *want_log)
 {
-	struct options opts;
+	struct config_values opts;
 	struct helper_call call;
 	struct sigaction before, after;
 	sigset_t mask_before, mask_after;
@@ -249,7 +249,7 @@ static void run(const char *name, enum ta_outcome want, int trusted, const char 
  */
 static void test_hangup(void)
 {
-	struct options opts;
+	struct config_values opts;
 	struct helper_call call;
 	struct terminal term;
 	enum ta_outcome outcome = TA_SUCCESS;

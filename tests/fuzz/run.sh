@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # tests/fuzz/run.sh [SECONDS]: the helper's decoders under libFuzzer with ASan: the config
 # grammar (file and module arguments), the shim's request, and the state file. Each target is
-# tests/fuzz/FuzzCore.swift compiled with Sources/TouchAuthCore by `swiftc -sanitize=fuzzer,address`
+# tests/fuzz/FuzzCore.swift compiled with Sources/TouchAuthCore (and the C config parser under
+# it, pam/config*.c) by `swiftc -sanitize=fuzzer,address`
 # (the Swift toolchain ships libFuzzer) and run for SECONDS (default $FUZZ_SECONDS or 30) on a
 # copy of tests/fuzz/corpus/<target>. A crash fails; the input is kept in tests/fuzz/crashes/.
 # Prints "N passed, M failed".
@@ -14,11 +15,23 @@ work=$(mktemp -d /tmp/touchauth-fuzz.XXXXXX)
 trap 'rm -rf "$work"; rmdir "$here/crashes" 2>/dev/null' EXIT
 passed=0 failed=0
 
+# The core's Config is a view of the shim's C parser (Package.swift's CConfig: pam/config*.c,
+# its module map in pam/include), built here with the same sanitizers.
+CLANG=${CLANG:-$(dirname "$SWIFTC")/clang}
+config_objects=()
+for c in config config_parse config_file; do
+    "$CLANG" -c -g -O1 -D_GNU_SOURCE -fsanitize=fuzzer-no-link,address "$root/pam/$c.c" \
+        -o "$work/$c.o" 2>> "$work/cconfig.build" && config_objects+=("$work/$c.o")
+done
+
 for target in config request state; do
     flag=FUZZ_$(echo "$target" | tr a-z A-Z)
-    if ! "$SWIFTC" -sanitize=fuzzer,address -parse-as-library -O -D "$flag" -module-name FuzzCore \
-        "$root"/Sources/TouchAuthCore/*.swift "$here/FuzzCore.swift" -o "$work/fuzz_$target" \
-        > "$work/$target.build" 2>&1; then
+    if [ ${#config_objects[@]} -ne 3 ] ||
+       ! "$SWIFTC" -sanitize=fuzzer,address -parse-as-library -O -D "$flag" -module-name FuzzCore \
+        -package-name touchauth -I "$root/pam/include" \
+        "$root"/Sources/TouchAuthCore/*.swift "$here/FuzzCore.swift" "${config_objects[@]}" \
+        -o "$work/fuzz_$target" > "$work/$target.build" 2>&1; then
+        cat "$work/cconfig.build" 2>/dev/null
         failed=$((failed + 1)); echo "FAIL - build fuzz_$target:"; grep -v 'Cannot export local symbol' "$work/$target.build" | head -20
         continue
     fi
