@@ -1,9 +1,8 @@
 /*
- * The key table: every key of touchauth.conf and the module arguments, its
- * type, bounds, default, and who may set it.  Adding a key is a row here and
- * its field in struct config_values (config.h), then touchauth.conf(5) and
- * examples/touchauth.conf.  The grammar that reads the lines is
- * config_parse.c; both files are built into the module and the helper.
+ * The key table's parser side: each row of CONFIG_KEYS (config.h: every key
+ * of touchauth.conf and the module arguments, its type, bounds, default, and
+ * who may set it) validated, stored, dumped.  The grammar that reads the lines
+ * is config_parse.c; both files are built into the module and the helper.
  */
 #include "config.h"
 
@@ -15,13 +14,13 @@ enum value_type {
 	VT_BOOL,
 	VT_TEXT,
 	VT_ABSPATH,
-	VT_SOCKET, /* empty, or an absolute path that fits sun_path */
+	VT_SOCKET,
 };
 
-/* Who may set a key as a module argument (DESIGN.md §5.4). */
+/* Who may set a key as a module argument (DESIGN.md §5.4): see CONFIG_KEYS. */
 enum key_access {
-	ROOT,	/* only root: what is checked, where prints and state live, the sensor */
-	CALLER, /* also a caller that is not root (a screen locker): the prompt */
+	ROOT,
+	CALLER,
 };
 
 struct key_spec {
@@ -35,35 +34,19 @@ struct key_spec {
 	size_t size;   /* of that field */
 };
 
-#define FIELD(f) offsetof(struct config_values, f), sizeof(((struct config_values *)0)->f)
+#define KEY_SPEC(name, type, min, max, length, def, access)                                        \
+	{ #name,                                                                                   \
+	  VT_##type,                                                                               \
+	  min,                                                                                     \
+	  max,                                                                                     \
+	  length,                                                                                  \
+	  def,                                                                                     \
+	  access,                                                                                  \
+	  offsetof(struct config_values, name),                                                    \
+	  sizeof(((struct config_values *)0)->name) },
 
-/* The key table.  Its order is the order of the dump. */
-static const struct key_spec keys[] = {
-	{ "max_tries", VT_INT, 1, 10, 0, "3", CALLER, FIELD(max_tries) },
-	{ "timeout", VT_INT, 1, 600, 0, "30", CALLER, FIELD(timeout) },
-	{ "reason", VT_TEXT, 0, 0, CONFIG_LINE_MAX, "", CALLER, FIELD(reason) },
-	{ "fallback_title", VT_TEXT, 0, 0, CONFIG_LINE_MAX, "Enter Password", CALLER,
-	  FIELD(fallback_title) },
-	{ "print_dir", VT_ABSPATH, 0, 0, CONFIG_PATH_MAX, "/var/lib/fprint", ROOT,
-	  FIELD(print_dir) },
-	{ "helper", VT_ABSPATH, 0, 0, CONFIG_PATH_MAX, HELPER_PATH, ROOT, FIELD(helper) },
-	{ "debug", VT_BOOL, 0, 0, 0, "no", ROOT, FIELD(debug) },
-	{ "virtual_device", VT_SOCKET, 0, 0, CONFIG_SOCKET_PATH_MAX, "", ROOT,
-	  FIELD(virtual_device) },
-	{ "virtual_device_storage", VT_SOCKET, 0, 0, CONFIG_SOCKET_PATH_MAX, "", ROOT,
-	  FIELD(virtual_device_storage) },
-	{ "state_dir", VT_ABSPATH, 0, 0, CONFIG_PATH_MAX, "/var/lib/touchauth", ROOT,
-	  FIELD(state_dir) },
-	{ "lockout_threshold", VT_INT, 1, 1000, 0, "5", ROOT, FIELD(lockout_threshold) },
-	{ "unlock_time", VT_INT, 0, 31536000, 0, "0", ROOT, FIELD(unlock_time) },
-	{ "password_after_boot", VT_BOOL, 0, 0, 0, "yes", ROOT, FIELD(password_after_boot) },
-	{ "password_max_age", VT_INT, 0, 8760, 0, "48", ROOT, FIELD(password_max_age) },
-	{ "password_after_enroll_change", VT_BOOL, 0, 0, 0, "yes", ROOT,
-	  FIELD(password_after_enroll_change) },
-	{ "require_password_set", VT_BOOL, 0, 0, 0, "yes", ROOT, FIELD(require_password_set) },
-	{ "lid_dir", VT_ABSPATH, 0, 0, CONFIG_PATH_MAX, "/proc/acpi/button/lid", ROOT,
-	  FIELD(lid_dir) },
-};
+/* The key table, from its rows in config.h.  Its order is the order of the dump. */
+static const struct key_spec keys[] = { CONFIG_KEYS(KEY_SPEC) };
 
 #define NKEYS (sizeof(keys) / sizeof(keys[0]))
 

@@ -26,27 +26,52 @@
 #define CONFIG_KEY_MAX	31    /* bytes of a key named in struct config_error */
 #define CONFIG_DUMP_MAX 20480 /* bytes of config_dump's text, at most */
 
-/* Every key's value, in the key table's order (config.c); defaults from config_defaults. */
+/*
+ * The key table: every key of touchauth.conf and the module arguments, one row
+ * each, in the order of the dump.  Adding a key is a row here, then
+ * touchauth.conf(5) and examples/touchauth.conf (and the dump of the defaults,
+ * tests/config/defaults.expected).  The row makes the field of struct
+ * config_values and the parser's entry (config.c).  Columns:
+ *   X(name, type, min, max, length, default, access)
+ * type:    INT (min..max), BOOL, TEXT, ABSPATH, SOCKET (empty, or an absolute
+ *          path that fits sun_path); INT and BOOL are an int, the others a
+ *          char[length + 1]
+ * default: parsed like a value, so defaults obey the rules
+ * access:  ROOT: only root sets it as a module argument (what is checked, where
+ *          prints and state live, the sensor); CALLER: also a caller that is not
+ *          root, such as a screen locker (the prompt's keys; DESIGN.md §5.4)
+ */
+#define CONFIG_KEYS(X)                                                                             \
+	X(max_tries, INT, 1, 10, 0, "3", CALLER)                                                   \
+	X(timeout, INT, 1, 600, 0, "30", CALLER) /* seconds */                                     \
+	X(reason, TEXT, 0, 0, CONFIG_LINE_MAX, "", CALLER)                                         \
+	X(fallback_title, TEXT, 0, 0, CONFIG_LINE_MAX, "Enter Password", CALLER)                   \
+	X(print_dir, ABSPATH, 0, 0, CONFIG_PATH_MAX, "/var/lib/fprint", ROOT)                      \
+	X(helper, ABSPATH, 0, 0, CONFIG_PATH_MAX, HELPER_PATH, ROOT)                               \
+	X(debug, BOOL, 0, 0, 0, "no", ROOT)                                                        \
+	X(virtual_device, SOCKET, 0, 0, CONFIG_SOCKET_PATH_MAX, "", ROOT)                          \
+	X(virtual_device_storage, SOCKET, 0, 0, CONFIG_SOCKET_PATH_MAX, "", ROOT)                  \
+	/* Strikes, lockout and trust rules (read by the helper; the shim only parses them). */    \
+	X(state_dir, ABSPATH, 0, 0, CONFIG_PATH_MAX, "/var/lib/touchauth", ROOT)                   \
+	X(lockout_threshold, INT, 1, 1000, 0, "5", ROOT)                                           \
+	X(unlock_time, INT, 0, 31536000, 0, "0", ROOT) /* seconds, 0 = password or admin only */   \
+	X(password_after_boot, BOOL, 0, 0, 0, "yes", ROOT)                                         \
+	X(password_max_age, INT, 0, 8760, 0, "48", ROOT) /* hours, 0 = off */                      \
+	X(password_after_enroll_change, BOOL, 0, 0, 0, "yes", ROOT)                                \
+	X(require_password_set, BOOL, 0, 0, 0, "yes", ROOT)                                        \
+	/* Where the laptop lids are (a directory of <lid>/state files). */                        \
+	X(lid_dir, ABSPATH, 0, 0, CONFIG_PATH_MAX, "/proc/acpi/button/lid", ROOT)
+
+#define CONFIG_FIELD_INT(name, length)				int name;
+#define CONFIG_FIELD_BOOL(name, length)				int name;
+#define CONFIG_FIELD_TEXT(name, length)				char name[(length) + 1];
+#define CONFIG_FIELD_ABSPATH(name, length)			char name[(length) + 1];
+#define CONFIG_FIELD_SOCKET(name, length)			char name[(length) + 1];
+#define CONFIG_FIELD(name, type, min, max, length, def, access) CONFIG_FIELD_##type(name, length)
+
+/* Every key's value, a field per row of CONFIG_KEYS; defaults from config_defaults. */
 struct config_values {
-	int max_tries;
-	int timeout; /* seconds */
-	int debug;
-	char reason[CONFIG_LINE_MAX + 1];
-	char fallback_title[CONFIG_LINE_MAX + 1];
-	char print_dir[CONFIG_PATH_MAX + 1];
-	char helper[CONFIG_PATH_MAX + 1];
-	char virtual_device[CONFIG_SOCKET_PATH_MAX + 1];
-	char virtual_device_storage[CONFIG_SOCKET_PATH_MAX + 1];
-	/* Strikes, lockout and trust rules (read by the helper; the shim only parses them). */
-	char state_dir[CONFIG_PATH_MAX + 1];
-	int lockout_threshold;
-	int unlock_time; /* seconds, 0 = only the password or an admin unlocks */
-	int password_after_boot;
-	int password_max_age; /* hours, 0 = off */
-	int password_after_enroll_change;
-	int require_password_set;
-	/* Where the laptop lids are (a directory of <lid>/state files). */
-	char lid_dir[CONFIG_PATH_MAX + 1];
+	CONFIG_KEYS(CONFIG_FIELD)
 };
 
 enum config_error_kind {
@@ -98,7 +123,7 @@ struct config_log {
 void config_defaults(struct config_values *values);
 
 /*
- * The key table (config.c): set key to value (text the grammar has trimmed),
+ * The key table (CONFIG_KEYS): set key to value (text the grammar has trimmed),
  * validated; 0, -1 for a bad value (values unchanged), 1 for an unknown key.
  */
 int config_set(struct config_values *values, const char *key, const char *value);

@@ -6,7 +6,7 @@ xgettext does not read Swift, so this reads the string literals of the message t
 LocalizedText.swift: every interpolation \\(...) becomes %s, or %1$s, %2$s, ... when the literal
 has several; a literal % becomes %%. It adds the values the table interpolates that have a
 translation of their own: the finger names of Finger.swift as spoken ("left index finger") and
-the default fallback_title of the key table (pam/config.c, which both binaries build). Literals
+the default fallback_title of the key table (CONFIG_KEYS in pam/config.h, which both binaries build). Literals
 in comments are skipped.
 """
 import os
@@ -16,7 +16,7 @@ import sys
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 MESSAGES = "Sources/TouchAuthCore/Message.swift"
 FINGERS = "Sources/TouchAuthCore/Finger.swift"
-CONFIG = "pam/config.c"
+CONFIG = "pam/config.h"
 ESCAPES = {"n": "\n", "t": "\t", "r": "\r", "0": "\0", "\\": "\\", '"': '"', "'": "'"}
 
 
@@ -110,7 +110,7 @@ def entries():
     # Finger.spokenName: fprintd's name with spaces for dashes.
     for name in re.findall(r'case \.\w+: "([a-z-]+)"', read(FINGERS)):
         seen.setdefault(name.replace("-", " "), FINGERS)
-    title = re.search(r'\{ "fallback_title", VT_TEXT, [^"]*"([^"]*)"', read(CONFIG))
+    title = re.search(r'X\(fallback_title, TEXT, [^"]*"([^"]*)"', read(CONFIG))
     if not title:
         sys.exit(f"extract.py: no default fallbackTitle in {CONFIG}")
     seen.setdefault(title.group(1), CONFIG)
