@@ -1,8 +1,13 @@
 // swift-tools-version:6.0
-// touchauth: Touch ID for Linux. The package splits only at real dependency boundaries:
-// a pure core (no I/O of its own), a thin libfprint wrapper (the only code that sees GLib),
-// the commands (I/O: files, syslog, the sensor), and a five-line @main; under the core and
-// the commands, the module's own config parser in C.
+// touchauth: Touch ID for Linux. One target per owner:
+// - TouchAuthCore: the pure core (outcomes, the scan loop, trust policy, strikes, the protocol,
+//   the typed Config): no I/O of its own, unit-tested in process;
+// - Fingerprint: the thin libfprint wrapper, the only code that sees GLib;
+// - TouchAuthPlatform: the operating system (files checked for owners and links, the state and
+//   print stores, syslog, gettext, accounts, privilege, loading the config, the sensor choice);
+// - TouchAuthPAM: the helper's side of the module (`pam-verify`, `pam-account`);
+// - TouchAuthCommands: the command line (its table, typed options, one file per command);
+// - touchauth: the two-line main. Under the core, the module's own config parser in C.
 import PackageDescription
 
 let package = Package(
@@ -32,9 +37,14 @@ let package = Package(
         .systemLibrary(name: "CShadow"),
         .systemLibrary(name: "CGettext"),
         .target(
-            name: "TouchAuthCommands", dependencies: ["TouchAuthCore", "CConfig", "Fingerprint", "CShadow", "CGettext"]),
+            name: "TouchAuthPlatform", dependencies: ["TouchAuthCore", "CConfig", "Fingerprint", "CShadow", "CGettext"]),
+        .target(name: "TouchAuthPAM", dependencies: ["TouchAuthCore", "TouchAuthPlatform", "Fingerprint"]),
+        .target(
+            name: "TouchAuthCommands",
+            dependencies: ["TouchAuthCore", "TouchAuthPlatform", "TouchAuthPAM", "Fingerprint"]),
         .executableTarget(name: "touchauth", dependencies: ["TouchAuthCommands"]),
         .testTarget(name: "TouchAuthCoreTests", dependencies: ["TouchAuthCore"]),
-        .testTarget(name: "TouchAuthCommandsTests", dependencies: ["TouchAuthCommands"]),
+        .testTarget(name: "TouchAuthPlatformTests", dependencies: ["TouchAuthPlatform"]),
+        .testTarget(name: "TouchAuthCommandsTests", dependencies: ["TouchAuthCommands", "TouchAuthPlatform"]),
     ]
 )

@@ -1,7 +1,7 @@
 #ifndef TOUCHAUTH_CGETTEXT_SHIM_H
 #define TOUCHAUTH_CGETTEXT_SHIM_H
 /* <libintl.h> is not part of Swift's Glibc module: the helper looks its messages up with
- * glibc's gettext (TouchAuthCommands/Gettext.swift). */
+ * glibc's gettext (TouchAuthPlatform/Gettext.swift). */
 #include <libintl.h>
 #include <locale.h>
 

@@ -1,5 +1,6 @@
 import Glibc
 import TouchAuthCore
+import TouchAuthPlatform
 
 /// Who runs a command, and whom it may act on.
 ///
@@ -11,13 +12,13 @@ import TouchAuthCore
 enum Caller {
     nonisolated(unsafe) private(set) static var defaultUID: uid_t = getuid()
 
-    /// Called before `System.sanitizeEnvironment()`.
+    /// Called before `Environment.sanitize()`.
     static func capture() {
         defaultUID = getuid()
         guard defaultUID == 0 else { return }
         if let raw = getenv("SUDO_UID"), let uid = uid_t(String(cString: raw)) {
             defaultUID = uid
-        } else if let raw = getenv("SUDO_USER"), let (_, uid) = System.lookUpUser(String(cString: raw)) {
+        } else if let raw = getenv("SUDO_USER"), let (_, uid) = Accounts.lookUp(String(cString: raw)) {
             defaultUID = uid
         }
     }
@@ -26,17 +27,17 @@ enum Caller {
 
     /// The user named by `--user`, or the invoking user. A caller that is not root may name
     /// only itself (`verb` says what it was trying: "enroll", "delete the prints of", ...).
-    static func target(_ options: [String: String], _ command: String, verb: String) throws(CommandError) -> (UserName, uid_t) {
+    static func target(_ options: Options, _ command: String, verb: String) throws(CommandError) -> (UserName, uid_t) {
         let name: String
-        if let given = options["user"] {
+        if let given = options.user {
             name = given
         } else {
-            guard let own = System.userName(of: defaultUID) else {
+            guard let own = Accounts.name(of: defaultUID) else {
                 throw .failed("\(command): uid \(defaultUID) has no account name (use --user)")
             }
             name = own
         }
-        guard let (user, uid) = System.lookUpUser(name) else { throw .failed("\(command): no such user '\(name)'") }
+        guard let (user, uid) = Accounts.lookUp(name) else { throw .failed("\(command): no such user '\(name)'") }
         guard isRoot || uid == getuid() else {
             throw .failed("\(command): only root may \(verb) another user (\(user))")
         }

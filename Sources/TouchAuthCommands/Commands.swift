@@ -1,29 +1,7 @@
 import Glibc
 import TouchAuthCore
-
-/// Why a command failed. Each is one line on stderr and a non-zero exit status.
-enum CommandError: Error, Equatable, CustomStringConvertible {
-    case usage(String)
-    case config(String)
-    case unavailable(String)
-    case failed(String)
-    /// Ctrl-C: the operation was cancelled through libfprint and left nothing behind.
-    case interrupted(String)
-
-    var description: String {
-        switch self {
-        case .usage(let why), .config(let why), .unavailable(let why), .failed(let why), .interrupted(let why): why
-        }
-    }
-
-    /// 2 for a command line that makes no sense, 130 for Ctrl-C (as a shell reports SIGINT),
-    /// 1 for everything else.
-    var exitStatus: Int32 {
-        if case .usage = self { return 2 }
-        if case .interrupted = self { return 130 }
-        return 1
-    }
-}
+import TouchAuthPAM
+import TouchAuthPlatform
 
 /// A command: its name, the options it takes (`true`: takes a value), one line of help, and
 /// what it does with the parsed options.
@@ -33,7 +11,7 @@ struct Command: Sendable {
     let usage: String
     /// The option a bare word stands for (`touchauth unlock alice` = `--user alice`).
     var positional: String? = nil
-    let run: @Sendable ([String: String]) throws(CommandError) -> Void
+    let run: @Sendable (Options) throws(CommandError) -> Void
 }
 
 let commands: [Command] = [
@@ -90,15 +68,15 @@ let commands: [Command] = [
 /// The program: `touchauth COMMAND [OPTIONS]`.
 public func main() -> Never {
     Caller.capture()  // sudo's SUDO_UID, before the environment goes
-    System.sanitizeEnvironment()
+    Environment.sanitize()
     Gettext.start()
-    System.openLog()
+    Syslog.open()
     let arguments = Array(CommandLine.arguments.dropFirst())
     Privilege.restrict(arguments)  // a setuid run by a user: only pam-verify keeps root
     let help = "usage:\n" + commands.map { "  \($0.usage)\n" }.joined()
         + "fingers: " + Finger.allCases.map(\.name).joined(separator: ", ") + "\n"
     guard let name = arguments.first, name != "--help", name != "-h", name != "help" else {
-        System.write(help, to: arguments.isEmpty ? 2 : 1)
+        Files.write(help, to: arguments.isEmpty ? 2 : 1)
         exit(arguments.isEmpty ? 2 : 0)
     }
     guard let command = commands.first(where: { $0.name == name }) else {
@@ -107,10 +85,10 @@ public func main() -> Never {
     do {
         let options = try parseOptions(Array(arguments.dropFirst()), for: command)
         if options["help"] != nil {
-            System.write("usage: \(command.usage)\n", to: 1)
+            Files.write("usage: \(command.usage)\n", to: 1)
             exit(0)
         }
-        try command.run(options)
+        try command.run(Options(options))
         exit(0)
     } catch {
         fail(error)
@@ -119,11 +97,12 @@ public func main() -> Never {
 
 func fail(_ error: CommandError) -> Never {
     let text = error.description
-    System.write((text.hasPrefix("touchauth") ? text : "touchauth: \(text)") + "\n", to: 2)
+    Files.write((text.hasPrefix("touchauth") ? text : "touchauth: \(text)") + "\n", to: 2)
     exit(error.exitStatus)
 }
 
-/// `--name value`, `--name=value`, or `--flag`, each at most once, only those the command takes.
+/// `--name value`, `--name=value`, or `--flag`, each at most once, only those the command takes:
+/// the words as read, a flag with an empty value (`Options` types them).
 func parseOptions(_ words: [String], for command: Command) throws(CommandError) -> [String: String] {
     var options: [String: String] = [:]
     var index = 0

@@ -1,17 +1,18 @@
 import Fingerprint
 import Glibc
 import TouchAuthCore
+import TouchAuthPlatform
 
 /// `touchauth delete --finger F | --all`: removes the host files and, on a match-on-chip
 /// sensor that is present, the chip's copies; then the directories left empty, up to the
 /// user's own, so the module's "no prints" skip is cheap again.
 enum Delete {
-    static func run(_ options: [String: String]) throws(CommandError) {
-        guard (options["finger"] == nil) != (options["all"] == nil) else {
+    static func run(_ options: Options) throws(CommandError) {
+        guard (options.finger == nil) != !options.all else {
             throw .usage("delete: give --finger FINGER or --all (usage: touchauth delete --finger FINGER | --all [--user USER])")
         }
         var finger: Finger?
-        if let name = options["finger"] {
+        if let name = options.finger {
             guard let known = Finger(name: name) else {
                 throw .usage("delete: unknown finger '\(name)' (one of: \(Finger.allCases.map(\.name).joined(separator: ", ")))")
             }
@@ -19,14 +20,14 @@ enum Delete {
         }
         let (user, _) = try Caller.target(options, "delete", verb: "delete the prints of")
         try Caller.requireRoot("delete")
-        let config = try Settings.load(configPath: options["config"])
+        let config = try Config.load(configPath: options.config)
         let store = PrintStore(root: config.printDir)
         let chosen = store.enrolled(user: user).filter { entry in
-            (finger == nil || entry.2 == finger) && (options["device"] == nil || "\(entry.0)/\(entry.1)" == options["device"] || entry.0 == options["device"])
+            (finger == nil || entry.2 == finger) && (options.device == nil || "\(entry.0)/\(entry.1)" == options.device || entry.0 == options.device)
         }
         guard !chosen.isEmpty else {
             throw .failed("delete: \(finger.map { "\($0.name) is" } ?? "no finger is") not enrolled for \(user)"
-                + (options["device"].map { " on \($0)" } ?? ""))
+                + (options.device.map { " on \($0)" } ?? ""))
         }
         Sensor.configure(config)
         let context = Context()
@@ -44,15 +45,15 @@ enum Delete {
             _ = rmdir(directory)
             _ = rmdir("\(config.printDir)/\(user)/\(driver)")
             _ = rmdir("\(config.printDir)/\(user)")
-            System.log(LOG_NOTICE, "\(user): \(finger.name) deleted from \(driver)/\(deviceID)")
-            System.write("Deleted \(finger.name) of \(user) (\(driver)/\(deviceID))\n", to: 1)
+            Syslog.log(LOG_NOTICE, "\(user): \(finger.name) deleted from \(driver)/\(deviceID)")
+            Files.write("Deleted \(finger.name) of \(user) (\(driver)/\(deviceID))\n", to: 1)
         }
     }
 
     /// The chip's copy of a host print; a chip that no longer has it is no error.
     static func forgetOnChip(_ device: Device, path: String) {
         guard device.canDeleteStorage,
-            let bytes = try? System.readTrustedFile(path, maxBytes: PrintStore.maxPrintBytes),
+            let bytes = try? Files.readTrustedFile(path, maxBytes: PrintStore.maxPrintBytes),
             let print = try? Print.deserialize(bytes)
         else { return }
         let cancellable = Cancellable(milliseconds: 10_000)
@@ -61,7 +62,7 @@ enum Delete {
             defer { device.close() }
             try device.deleteStored(print, cancellable)
         } catch {
-            System.write("touchauth: warning: \(Sensor.label(device)): could not remove the chip's copy: \(error)\n", to: 2)
+            Files.write("touchauth: warning: \(Sensor.label(device)): could not remove the chip's copy: \(error)\n", to: 2)
         }
     }
 }

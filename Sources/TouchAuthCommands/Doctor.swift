@@ -1,6 +1,7 @@
 import Fingerprint
 import Glibc
 import TouchAuthCore
+import TouchAuthPlatform
 
 /// `touchauth doctor`: one line per check, OK / WARN / FAIL, in plain words. Exits non-zero
 /// when anything FAILs. Reads only; changes nothing.
@@ -13,12 +14,12 @@ enum Doctor {
         let detail: String
     }
 
-    static func run(_ options: [String: String]) throws(CommandError) {
+    static func run(_ options: Options) throws(CommandError) {
         try Caller.requireRoot("doctor")
         var findings: [Finding] = []
         func note(_ level: Level, _ check: String, _ detail: String) { findings.append(Finding(level: level, check: check, detail: detail)) }
 
-        let config = configCheck(options["config"], note)
+        let config = configCheck(options.config, note)
 
         // Directories and files that decide authentication: root's, written by root alone.
         for (what, dir, missingLevel) in [("print_dir", config.printDir, Level.warn), ("state_dir", config.stateDir, .ok)] {
@@ -27,7 +28,7 @@ enum Doctor {
                 note(missingLevel, what, "\(dir) does not exist yet (created on first enrolment or strike)")
             } else if st.st_mode & S_IFMT != S_IFDIR {
                 note(.fail, what, "\(dir) is not a directory")
-            } else if let why = System.distrust(st) {
+            } else if let why = Files.distrust(st) {
                 note(.fail, what, "\(dir) is \(why): refused by the helper")
             } else {
                 note(.ok, what, "\(dir) root \(mode(st)), " + (st.st_mode & 0o077 == 0 ? "private" : "readable by others"))
@@ -36,12 +37,12 @@ enum Doctor {
         fileCheck("helper", config.helper, executable: true, note)
         let pamDir = securityDir()
         fileCheck("module", pamDir.map { "\($0)/pam_touchauth.so" } ?? "pam_touchauth.so (no PAM module directory found)", executable: false, note)
-        pamStacks(options["pam-dir"] ?? "/etc/pam.d", note)
+        pamStacks(options.pamDir ?? "/etc/pam.d", note)
         presence(note)
 
         // Sensors and the user's prints on them.
-        let name = options["user"] ?? System.userName(of: Caller.defaultUID) ?? "root"
-        guard let (user, uid) = System.lookUpUser(name) else { throw .failed("doctor: no such user '\(name)'") }
+        let name = options.user ?? Accounts.name(of: Caller.defaultUID) ?? "root"
+        guard let (user, uid) = Accounts.lookUp(name) else { throw .failed("doctor: no such user '\(name)'") }
         Sensor.configure(config)
         let context = Context()
         let devices = context.devices()
@@ -78,13 +79,13 @@ enum Doctor {
             note(.fail, "lockout", "\(user): state unusable, treated as locked: \(error) (touchauth unlock \(user))")
         }
 
-        if options["json"] != nil {
+        if options.json {
             let items = findings.map {
                 "{\"level\":\(Status.json($0.level.rawValue)),\"check\":\(Status.json($0.check)),\"detail\":\(Status.json($0.detail))}"
             }
-            System.write("[" + items.joined(separator: ",") + "]\n", to: 1)
+            Files.write("[" + items.joined(separator: ",") + "]\n", to: 1)
         } else {
-            System.write(findings.map { "\($0.level.rawValue.padding(4)) \($0.check): \($0.detail)\n" }.joined(), to: 1)
+            Files.write(findings.map { "\($0.level.rawValue.padding(4)) \($0.check): \($0.detail)\n" }.joined(), to: 1)
         }
         let failed = findings.filter { $0.level == .fail }.count
         if failed > 0 { throw .failed("doctor: \(failed) check\(failed == 1 ? "" : "s") FAILED") }
@@ -93,7 +94,7 @@ enum Doctor {
     /// The config: trusted, parsed, no unknown keys. The settings read, for the other checks.
     static func configCheck(_ explicit: String?, _ note: (Level, String, String) -> Void) -> Config {
         let path = explicit ?? Config.defaultPath
-        let reading = Settings.read(file: path)
+        let reading = Config.read(file: path)
         if let failure = reading.failure, failure.isMissingFile, explicit == nil {
             note(.ok, "config", "\(path) absent: built-in defaults")
         } else if let failure = reading.failure {
@@ -115,7 +116,7 @@ enum Doctor {
         }
         if st.st_mode & S_IFMT != S_IFREG {
             note(.fail, what, "\(path) is not a regular file")
-        } else if let why = System.distrust(st) {
+        } else if let why = Files.distrust(st) {
             note(.fail, what, "\(path) is \(why) (the module refuses it)")
         } else if executable && st.st_mode & 0o111 == 0 {
             note(.fail, what, "\(path) is not executable")
@@ -158,7 +159,7 @@ enum Doctor {
     /// touchauth line is authsucc or account (cron) authenticates with something else: nothing to say.
     static func pamStacks(_ dir: String, _ note: (Level, String, String) -> Void) {
         var users = 0
-        for service in System.listDirectory(dir).sorted()
+        for service in Files.listDirectory(dir).sorted()
         where !service.hasPrefix(".") && !service.hasPrefix("common-") && !service.contains(".dpkg-") {
             let stack = expand(dir, service, depth: 0)
             let auth = stack.filter { $0.type == "auth" }
@@ -276,7 +277,7 @@ enum Doctor {
     }
 
     static func lines(of path: String) -> [String] {
-        guard let bytes = try? System.readTrustedFile(path, maxBytes: 256 * 1024) else { return [] }
+        guard let bytes = try? Files.readTrustedFile(path, maxBytes: 256 * 1024) else { return [] }
         return String(decoding: bytes, as: UTF8.self).split(separator: "\n").map { line in
             String(line.prefix { $0 != "#" }).trimmingSpaces
         }.filter { !$0.isEmpty }

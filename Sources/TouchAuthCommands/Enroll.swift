@@ -1,28 +1,29 @@
 import Fingerprint
 import Glibc
 import TouchAuthCore
+import TouchAuthPlatform
 
 /// `touchauth enroll`: scans a finger until the sensor has all its stages, then stores the
 /// print in fprintd's layout. The file appears only when enrolment completed (written
 /// atomically), so an interrupted enrolment leaves nothing behind.
 enum Enroll {
-    static func run(_ options: [String: String]) throws(CommandError) {
+    static func run(_ options: Options) throws(CommandError) {
         let (user, _) = try Caller.target(options, "enroll", verb: "enroll")
         try Caller.requireRoot("enroll")
-        let fingerName = options["finger"] ?? Finger.rightIndex.name
+        let fingerName = options.finger ?? Finger.rightIndex.name
         guard let finger = Finger(name: fingerName) else {
             throw .usage("enroll: unknown finger '\(fingerName)' (one of: \(Finger.allCases.map(\.name).joined(separator: ", ")))")
         }
-        let config = try Settings.load(configPath: options["config"])
+        let config = try Config.load(configPath: options.config)
         Sensor.configure(config)
         let context = Context()
         let store = PrintStore(root: config.printDir)
         let (device, prints) = try Sensor.choose(
-            for: "enroll", context, named: options["device"], user: user, store: store, need: .anySensor)
+            for: "enroll", context, named: options.device, user: user, store: store, need: .anySensor)
         // The print this enrolment replaces, if any (read before the sensor is opened).
         let old = prints.first { $0.0 == finger }?.1
         if old != nil || store.enrolled(user: user).contains(where: { $0 == (device.driver, device.deviceID, finger) }) {
-            guard options["replace"] != nil else {
+            guard options.replace else {
                 throw .failed("enroll: \(finger.name) is already enrolled for \(user) (use --replace)")
             }
         }
@@ -40,13 +41,13 @@ enum Enroll {
         }
         let stages = device.enrollStages
         let terminal = isatty(1) != 0
-        System.write("Enrolling \(finger.name) for \(user) on \(device.name) (\(Sensor.label(device)))\n", to: 1)
-        System.write("\(Message.placeFinger.text), \(stages) times\n", to: 1)
+        Files.write("Enrolling \(finger.name) for \(user) on \(device.name) (\(Sensor.label(device)))\n", to: 1)
+        Files.write("\(Message.placeFinger.text), \(stages) times\n", to: 1)
         var shown = 0
         func bar(_ done: Int) -> String {
             "stage \(done)/\(stages) [" + String(repeating: "#", count: done) + String(repeating: "-", count: max(0, stages - done)) + "]"
         }
-        if terminal { System.write(bar(0), to: 1) }
+        if terminal { Files.write(bar(0), to: 1) }
         let print: Print
         do {
             print = try device.enroll(Print(templateFor: device, finger: finger, user: user.value), cancellable) { progress in
@@ -54,14 +55,14 @@ enum Enroll {
                 case .stage(let done):
                     shown = done
                     // In a terminal one line redraws; in a log every stage is a line.
-                    System.write(terminal ? "\r\u{1B}[K" + bar(done) : "stage \(done)/\(stages)\n", to: 1)
+                    Files.write(terminal ? "\r\u{1B}[K" + bar(done) : "stage \(done)/\(stages)\n", to: 1)
                 case .retry(let hint):
                     let text = Message.retry(hint).text
-                    System.write(terminal ? "\r\u{1B}[K\(text)\n" + bar(shown) : "\(text)\n", to: 1)
+                    Files.write(terminal ? "\r\u{1B}[K\(text)\n" + bar(shown) : "\(text)\n", to: 1)
                 }
             }
         } catch {
-            if terminal { System.write("\n", to: 1) }
+            if terminal { Files.write("\n", to: 1) }
             switch error {
             case .cancelled: throw .interrupted("enroll: interrupted; nothing was stored")
             case .duplicate:
@@ -70,7 +71,7 @@ enum Enroll {
             default: throw .failed("enroll: \(error); nothing was stored")
             }
         }
-        if terminal { System.write("\n", to: 1) }
+        if terminal { Files.write("\n", to: 1) }
         let path: String
         do {
             path = try store.save(print, user: user, finger: finger, device: device)
@@ -79,7 +80,7 @@ enum Enroll {
             if device.hasStorage, device.canDeleteStorage { try? device.deleteStored(print, Cancellable()) }
             throw error
         }
-        System.log(LOG_NOTICE, "\(user): \(finger.name) enrolled on \(Sensor.label(device))")
-        System.write("Enrolled \(finger.name) for \(user) (\(path))\n", to: 1)
+        Syslog.log(LOG_NOTICE, "\(user): \(finger.name) enrolled on \(Sensor.label(device))")
+        Files.write("Enrolled \(finger.name) for \(user) (\(path))\n", to: 1)
     }
 }

@@ -1,6 +1,7 @@
 import Fingerprint
 import Glibc
 import TouchAuthCore
+import TouchAuthPlatform
 
 /// `touchauth list`: the enrolled fingers, read from the print directory. A print on a
 /// match-on-chip sensor is checked against the chip's own list when that sensor is present:
@@ -16,38 +17,38 @@ enum ListPrints {
         var note: String?
     }
 
-    static func run(_ options: [String: String]) throws(CommandError) {
+    static func run(_ options: Options) throws(CommandError) {
         try Caller.requireRoot("list")
-        let config = try Settings.load(configPath: options["config"])
+        let config = try Config.load(configPath: options.config)
         let store = PrintStore(root: config.printDir)
         var users: [UserName] = []
-        if options["user"] != nil {
+        if options.user != nil {
             users = [try Caller.target(options, "list", verb: "list the prints of").0]
         } else {
             guard access(config.printDir, R_OK | X_OK) == 0 else {
                 throw .failed("list: cannot read \(config.printDir): \(String(cString: strerror(errno)))")
             }
-            users = System.listDirectory(config.printDir).compactMap(UserName.init)
+            users = Files.listDirectory(config.printDir).compactMap(UserName.init)
         }
         let entries = check(users.flatMap { user in
             store.enrolled(user: user).map { Entry(user: user, finger: $0.2, driver: $0.0, deviceID: $0.1) }
         }, config: config)
-        if options["json"] != nil {
+        if options.json {
             let items = entries.map { entry in
                 "{\"user\":\(Status.json(entry.user.value)),\"finger\":\(Status.json(entry.finger.name)),"
                     + "\"driver\":\(Status.json(entry.driver)),\"device\":\(Status.json(entry.deviceID)),"
                     + "\"on_sensor\":\(entry.onSensor.map(String.init) ?? "null")}"
             }
-            System.write("[" + items.joined(separator: ",") + "]\n", to: 1)
+            Files.write("[" + items.joined(separator: ",") + "]\n", to: 1)
             return
         }
         for user in users {
             let mine = entries.filter { $0.user == user }
             if mine.isEmpty {
-                System.write("\(user): no fingers enrolled\n", to: 1)
+                Files.write("\(user): no fingers enrolled\n", to: 1)
             }
             for entry in mine {
-                System.write("\(user): \(entry.finger.name) (\(entry.driver)/\(entry.deviceID))" + (entry.note.map { ": \($0)" } ?? "") + "\n", to: 1)
+                Files.write("\(user): \(entry.finger.name) (\(entry.driver)/\(entry.deviceID))" + (entry.note.map { ": \($0)" } ?? "") + "\n", to: 1)
             }
         }
     }

@@ -1,14 +1,15 @@
 import Glibc
 import TouchAuthCore
+import TouchAuthPlatform
 
 /// `touchauth status [USER] [--json]`: enrolled fingers, strikes, the lockout, and what the
 /// next authentication will ask for and why.
 enum Status {
-    static func run(_ options: [String: String]) throws(CommandError) {
+    static func run(_ options: Options) throws(CommandError) {
         guard geteuid() == 0 else { throw .failed("status: must be run as root (the state is root's)") }
-        let name = options["user"] ?? System.userName(of: getuid()) ?? ""
-        guard let (user, uid) = System.lookUpUser(name) else { throw .failed("status: no such user '\(name)'") }
-        let config = try Settings.load(configPath: options["config"])
+        let name = options.user ?? Accounts.name(of: getuid()) ?? ""
+        guard let (user, uid) = Accounts.lookUp(name) else { throw .failed("status: no such user '\(name)'") }
+        let config = try Config.load(configPath: options.config)
         let prints = PrintStore(root: config.printDir)
         let fingers = prints.enrolled(user: user)
         var problem: String?
@@ -35,7 +36,7 @@ enum Status {
             }
         }
         let locked = problem != nil || TrustPolicy(config).isLockedOut(state, now: facts.now)
-        if options["json"] != nil {
+        if options.json {
             var fields: [String] = []
             fields.append("\"user\":\(json(user.value))")
             fields.append("\"uid\":\(uid)")
@@ -48,7 +49,7 @@ enum Status {
             fields.append("\"state\":\(json(problem == nil ? "ok" : "unusable"))")
             fields.append("\"next\":\(json(next))")
             fields.append("\"reason\":\(reason.map(json) ?? "null")")
-            System.write("{" + fields.joined(separator: ",") + "}\n", to: 1)
+            Files.write("{" + fields.joined(separator: ",") + "}\n", to: 1)
             return
         }
         var out = "\(user) (uid \(uid))\n"
@@ -59,7 +60,7 @@ enum Status {
         out += "  strikes: \(state.strikes) in a row (locks at \(config.lockoutThreshold))\n"
         out += "  locked: " + (locked ? "yes" + (state.lockedAt.map { ", since \(date($0))" } ?? "") : "no") + "\n"
         out += "  next authentication: \(next)" + (reason.map { ": \($0)" } ?? "") + "\n"
-        System.write(out, to: 1)
+        Files.write(out, to: 1)
     }
 
     static func json(_ text: String) -> String {

@@ -1,20 +1,21 @@
 import Glibc
 import TouchAuthCore
+import TouchAuthPlatform
 
 /// `touchauth unlock USER` (root): clears the strikes and the lockout, and replaces a corrupt or
 /// unsafe state file. The trust rules still stand: after a reboot the password comes first.
 enum Unlock {
-    static func run(_ options: [String: String]) throws(CommandError) {
+    static func run(_ options: Options) throws(CommandError) {
         guard geteuid() == 0 else { throw .failed("unlock: must be run as root") }
-        guard let name = options["user"] else { throw .usage("unlock: which user? (touchauth unlock USER)") }
-        guard let (user, uid) = System.lookUpUser(name) else { throw .failed("unlock: no such user '\(name)'") }
-        let config = try Settings.load(configPath: options["config"])
+        guard let name = options.user else { throw .usage("unlock: which user? (touchauth unlock USER)") }
+        guard let (user, uid) = Accounts.lookUp(name) else { throw .failed("unlock: no such user '\(name)'") }
+        let config = try Config.load(configPath: options.config)
         do {
             try StateStore(directory: config.stateDir).update(uid, repair: true) { $0.unlock() }
         } catch {
             throw .failed("unlock: \(error)")
         }
-        System.log(LOG_NOTICE, "\(user): fingerprint unlocked by root")
-        System.write("\(user): fingerprint unlocked\n", to: 1)
+        Syslog.log(LOG_NOTICE, "\(user): fingerprint unlocked by root")
+        Files.write("\(user): fingerprint unlocked\n", to: 1)
     }
 }

@@ -1,16 +1,17 @@
 import Fingerprint
 import Glibc
 import TouchAuthCore
+import TouchAuthPlatform
 
 /// `touchauth verify`: the "try it" button. One scan against the user's prints on the sensor
 /// that has them, and which finger matched. No PAM, no strikes, no trust rules.
 enum Verify {
-    static func run(_ options: [String: String]) throws(CommandError) {
+    static func run(_ options: Options) throws(CommandError) {
         let (user, _) = try Caller.target(options, "verify", verb: "verify")
         try Caller.requireRoot("verify")
-        let config = try Settings.load(configPath: options["config"])
-        let (finger, device) = try scan(user: user, config: config, device: options["device"], command: "verify")
-        System.write("Matched \(finger.name) of \(user) on \(device)\n", to: 1)
+        let config = try Config.load(configPath: options.config)
+        let (finger, device) = try scan(user: user, config: config, device: options.device, command: "verify")
+        Files.write("Matched \(finger.name) of \(user) on \(device)\n", to: 1)
     }
 
     /// Opens the sensor with the user's prints and runs the scan loop's check (ScanLoop, no
@@ -36,11 +37,11 @@ enum Verify {
         }
         defer { device.close() }
         var loop = ScanLoop(.check, fingers: prints.map(\.0), canIdentify: device.canIdentify)
-        System.write(loop.prompt.text + "\n", to: 1)
+        Files.write(loop.prompt.text + "\n", to: 1)
         var failure: FingerprintError?
         let ending = loop.run(say: { line in
             // A check logs nothing: its lines are the hints and the finger expected next.
-            if case .show(let message) = line { System.write(message.text + "\n", to: 1) }
+            if case .show(let message) = line { Files.write(message.text + "\n", to: 1) }
         }, perform: { action in
             guard case .scan(let target) = action else { return .promptEnded }  // a check charges nothing
             let (verdict, error) = Sensor.scan(device, target, prints, cancellable)

@@ -128,7 +128,7 @@ public struct LocalizedText: Equatable, Sendable, ExpressibleByStringInterpolati
 
 extension Message {
     /// Where translations come from: msgid -> translation, nil when there is none. The
-    /// program sets it once at start-up, before any other thread runs (TouchAuthCommands'
+    /// program sets it once at start-up, before any other thread runs (TouchAuthPlatform's
     /// `Gettext.start()` points it at gettext's `dgettext`); the core and its tests keep the
     /// default, English.
     nonisolated(unsafe) public static var catalog: @Sendable (String) -> String? = { _ in nil }

@@ -1,6 +1,7 @@
 import Glibc
 import Testing
 @testable import TouchAuthCommands
+import TouchAuthPlatform
 
 /// The one argument parser all commands share (Commands.swift), against the real command table.
 @Suite struct CommandLineTests {
@@ -76,6 +77,29 @@ import Testing
             if !c.name.hasPrefix("pam-") { #expect(c.options["config"] == true, "\(c.name) takes --config") }
             if let p = c.positional { #expect(c.options[p] == true, "\(c.name) positional \(p)") }
         }
+    }
+
+    /// Every option of the table reaches its typed field (Options.swift): an option that had
+    /// no field would be parsed and then silently dropped.
+    @Test func everyOptionHasItsTypedField() throws {
+        for c in commands {
+            #expect(Set(c.options.keys).isSubset(of: Options.names), "\(c.name)")
+        }
+        let words = ["--user", "al", "--finger", "left-thumb", "--device", "virtual_device/0", "--replace", "--config", "/c"]
+        var expected = Options()
+        (expected.user, expected.finger, expected.device, expected.replace, expected.config) =
+            ("al", "left-thumb", "virtual_device/0", true, "/c")
+        #expect(Options(try parseOptions(words, for: command("enroll"))) == expected)
+        var dump = Options()
+        (dump.arguments, dump.restricted) = ("/a", true)
+        #expect(Options(try parseOptions(["--arguments=/a", "--restricted"], for: command("config-dump"))) == dump)
+        var doctor = Options()
+        (doctor.pamDir, doctor.json) = ("/p", true)
+        #expect(Options(try parseOptions(["--pam-dir", "/p", "--json"], for: command("doctor"))) == doctor)
+        var delete = Options()
+        delete.all = true
+        #expect(Options(try parseOptions(["--all"], for: command("delete"))) == delete)
+        #expect(Options(try parseOptions(["bob"], for: command("status"))).user == "bob")
     }
 
     @Test func exitStatuses() {

@@ -1,6 +1,7 @@
 import Glibc
 import Testing
 @testable import TouchAuthCommands
+import TouchAuthPlatform
 
 /// Makes a fresh directory from a template, fills it with files (name -> text, subdirectories
 /// made on the way), runs `body` with its path, and removes it.
@@ -62,7 +63,7 @@ private let recorder = "auth optional pam_touchauth.so authsucc\n"
 
 /// `touchauth doctor`'s reading of /etc/pam.d: includes expanded, the order, the authsucc line
 /// (after the password, reached only when it succeeded) and old account lines judged.
-/// Real files in a temporary directory; they must be root's (System.readTrustedFile), so these
+/// Real files in a temporary directory; they must be root's (Files.readTrustedFile), so these
 /// run as root, as scripts/test.sh does.
 @Suite(.enabled(if: geteuid() == 0, "doctor reads only root-owned PAM files"))
 struct DoctorStackTests {

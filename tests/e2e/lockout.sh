@@ -296,7 +296,7 @@ check "no temporary files pile up" test "$(ls "$STATE" | grep -c tmp)" -le 1
 # (kill -9 lands in every phase: before the lock, holding it, mid-write, after rename.)
 
 echo "# pam-verify SIGKILLed in the middle of writing a strike: the strikes never go down"
-# A wrong finger is four fsyncs (System.writeAtomically, durable): 1 the charge's temporary file,
+# A wrong finger is four fsyncs (Files.writeAtomically, durable): 1 the charge's temporary file,
 # before its rename; 2 the state dir, after it; 3 and 4 the same for the wrong finger's settle.
 # A preload stops the helper inside fsync number FSYNC_STOP_AT and writes which file that is;
 # the test waits for that line (a state, not a time), then SIGKILLs the helper.

@@ -2,11 +2,11 @@ import CConfig
 import Glibc
 import TouchAuthCore
 
-/// Loads `Config` the way the shim does, with the shim's own code (`config_load`,
+/// Loading a `Config` the way the shim does, with the shim's own code (`config_load`,
 /// pam/config_parse.c): the file (`--config`, else a `config=` argument, else the default
 /// path), then the module arguments over it.
-enum Settings {
-    static func load(arguments: [String] = [], configPath explicit: String? = nil) throws(CommandError) -> Config {
+extension Config {
+    package static func load(arguments: [String] = [], configPath explicit: String? = nil) throws(CommandError) -> Config {
         let reading = read(arguments: arguments, file: explicit)
         for (key, place) in reading.unknown { warnUnknown(key, in: place) }
         if let failure = reading.failure { throw .config(failure.description) }
@@ -15,25 +15,25 @@ enum Settings {
 
     /// What `config_load` made of a file and the arguments: the settings (on a failure, the
     /// defaults and whatever lines came before it), the unknown keys it skipped and where.
-    struct Reading {
-        var config = Config()
-        var unknown: [(key: String, place: String)] = []
-        var failure: Failure?
+    package struct Reading {
+        package var config = Config()
+        package var unknown: [(key: String, place: String)] = []
+        package var failure: LoadFailure?
     }
 
     /// `config_load`'s error in the helper's words, as before the parser was shared: the
     /// command line shows `touchauth: PATH: invalid line N`, the log `configuration refused: …`.
-    struct Failure: Error, CustomStringConvertible {
-        let description: String
+    package struct LoadFailure: Swift.Error, CustomStringConvertible {
+        package let description: String
         /// The one line of a dump (tests/config/README.md), as pam/tests/config_dump prints it.
-        let dumpLine: String
-        let isMissingFile: Bool
+        package let dumpLine: String
+        package let isMissingFile: Bool
 
-        init(_ error: UnsafeMutablePointer<config_error>, arguments: [String]) {
+        package init(_ error: UnsafeMutablePointer<config_error>, arguments: [String]) {
             let index = Int(error.pointee.argument)
             switch error.pointee.kind {
             case CONFIG_ERR_ARGS: description = "more than \(WireProtocol.maxArguments) module arguments"
-            case CONFIG_ERR_FILE: description = System.FileError(error).description
+            case CONFIG_ERR_FILE: description = FileError(error).description
             case _ where index >= 0:  // a module argument: not key=value, or a bad value
                 description = "module arguments: \(Config.Error(error, argument: arguments.at(index) ?? ""))"
             default: description = "\(Config.string(&error.pointee.path)): \(Config.Error(error))"
@@ -46,14 +46,14 @@ enum Settings {
     }
 
     /// `file`: that file, which must exist, whatever `config=` says; nil: as the module reads.
-    static func read(arguments: [String] = [], file: String?) -> Reading {
+    package static func read(arguments: [String] = [], file: String?) -> Reading {
         var reading = Reading()
         var error = config_error()
         // A C string ends at a NUL, so such an argument would not be read whole: refused.
         if let index = arguments.firstIndex(where: { $0.utf8.contains(0) }) {
             error.kind = CONFIG_ERR_ARG
             error.argument = CInt(index)
-            reading.failure = Failure(&error, arguments: arguments)
+            reading.failure = LoadFailure(&error, arguments: arguments)
             return reading
         }
         let (status, unknown) = Config.hearingUnknownKeys { log in
@@ -62,19 +62,19 @@ enum Settings {
             }
         }
         reading.unknown = unknown
-        if status != 0 { reading.failure = Failure(&error, arguments: arguments) }
+        if status != 0 { reading.failure = LoadFailure(&error, arguments: arguments) }
         return reading
     }
 
     private static func warnUnknown(_ key: String, in place: String) {
-        System.log(LOG_WARNING, "unknown key \(key) in \(place)")
-        System.write("touchauth: warning: unknown key \(key) in \(place)\n", to: 2)
+        Syslog.log(LOG_WARNING, "unknown key \(key) in \(place)")
+        Files.write("touchauth: warning: unknown key \(key) in \(place)\n", to: 2)
     }
 }
 
-extension System.FileError {
+extension FileError {
     /// The verdict of the C file checks (pam/config_file.c) in `readTrustedFile`'s words.
-    init(_ error: UnsafeMutablePointer<config_error>) {
+    package init(_ error: UnsafeMutablePointer<config_error>) {
         let path = Config.string(&error.pointee.path)
         switch error.pointee.file {
         case CONFIG_FILE_MISSING: self = .missing(path)

@@ -1,5 +1,5 @@
 import Testing
-@testable import TouchAuthCommands
+@testable import TouchAuthPlatform
 
 /// The restricted mode's filter (Privilege.filter) reads each argument with the loader's own
 /// parser, so a key means the same to both: before it shared the parser, it cut the key at the

@@ -1,27 +1,28 @@
 import Fingerprint
 import Glibc
 import TouchAuthCore
+import TouchAuthPlatform
 
 /// `touchauth pam-verify`: the helper's side of docs/PROTOCOL.md. Reads the shim's request on
 /// stdin, speaks the reply on stdout, and always ends with one `result` line.
-enum PamVerify {
-    static func run() -> Int32 {
+package enum PamVerify {
+    package static func run() -> Int32 {
         serve(mode: "pam-verify") { request, send in evaluate(request, send: send) }
     }
 
     /// One exchange of docs/PROTOCOL.md, shared by `pam-verify` and `pam-account`: the header,
     /// the request read and parsed strictly (a bad one: `systemCancel`, exit 2), the lines
     /// `body` sends, and its outcome as the one `result` line.
-    static func serve(mode: String, _ body: (Request, @escaping (ReplyLine) -> Void) -> Outcome) -> Int32 {
-        let send: (ReplyLine) -> Void = { System.write($0.encoded, to: 1) }
-        System.write(WireProtocol.replyHeader + "\n", to: 1)
+    package static func serve(mode: String, _ body: (Request, @escaping (ReplyLine) -> Void) -> Outcome) -> Int32 {
+        let send: (ReplyLine) -> Void = { Files.write($0.encoded, to: 1) }
+        Files.write(WireProtocol.replyHeader + "\n", to: 1)
         let request: Request
         do {
-            guard let bytes = System.readAll(0, maxBytes: WireProtocol.maxRequestLines * WireProtocol.maxLineBytes)
+            guard let bytes = Files.readAll(0, maxBytes: WireProtocol.maxRequestLines * WireProtocol.maxLineBytes)
             else { throw Request.Error.tooLong }
             request = try Request.parse(bytes)
         } catch {
-            System.log(LOG_ERR, "\(mode): malformed request (\(error))")
+            Syslog.log(LOG_ERR, "\(mode): malformed request (\(error))")
             send(.result(.systemCancel))
             return 2
         }
@@ -29,20 +30,20 @@ enum PamVerify {
         return 0
     }
 
-    static func evaluate(_ request: Request, send: @escaping (ReplyLine) -> Void) -> Outcome {
+    package static func evaluate(_ request: Request, send: @escaping (ReplyLine) -> Void) -> Outcome {
         // A caller that is not root (the setuid helper started by a user) gets the root-owned
         // default config, a few harmless arguments, and its own prints only (Privilege.swift).
         let caller = Privilege.restrictedCaller
         let config: Config
         do {
-            config = try Settings.load(
+            config = try Config.load(
                 arguments: caller.map { Privilege.filter(request.arguments, caller: $0) } ?? request.arguments)
         } catch {
-            System.log(LOG_ERR, "configuration refused: \(error)")
+            Syslog.log(LOG_ERR, "configuration refused: \(error)")
             return .systemCancel
         }
-        guard let (user, uid) = System.lookUpUser(request.user) else {
-            System.log(LOG_ERR, "refusing unknown or malformed user name")
+        guard let (user, uid) = Accounts.lookUp(request.user) else {
+            Syslog.log(LOG_ERR, "refusing unknown or malformed user name")
             return .systemCancel
         }
         if let caller, !Privilege.mayVerify(request.user, caller: caller) { return .systemCancel }
@@ -72,7 +73,7 @@ enum PamVerify {
                 evaluation.debug("\(user) has no prints on \(labels)")
                 return .biometryNotEnrolled
             case .unreadable(let why):
-                System.log(LOG_ERR, "prints of \(user): \(why)")
+                Syslog.log(LOG_ERR, "prints of \(user): \(why)")
                 return .systemCancel
             case .unknownName: return .systemCancel  // only a command names a sensor
             }
@@ -94,32 +95,32 @@ enum PamVerify {
 /// One `pam-verify` evaluation from the user's state on: the lockout and the trust rules, then the
 /// prompt, whose scan loop (ScanLoop) this drives: it performs the loop's charges, scans and
 /// settlements, and says its lines, in the loop's order.
-struct Evaluation {
-    let user: UserName
-    let uid: uid_t
-    let config: Config
-    let states: StateStore
-    let send: (ReplyLine) -> Void
+package struct Evaluation {
+    package let user: UserName
+    package let uid: uid_t
+    package let config: Config
+    package let states: StateStore
+    package let send: (ReplyLine) -> Void
 
-    func debug(_ text: String) { if config.debug { System.log(LOG_DEBUG, text) } }
+    package func debug(_ text: String) { if config.debug { Syslog.log(LOG_DEBUG, text) } }
 
     /// The safe side: the password is always there, and `touchauth unlock` repairs.
-    func lockedOut(_ why: String) -> Outcome {
+    package func lockedOut(_ why: String) -> Outcome {
         logLockout(why)
         send(Message.refused(.lockedOut).replyLine)
         return .biometryLockout
     }
 
-    func logLockout(_ why: String) {
-        System.log(LOG_ERR, "\(user): \(why); fingerprint locked until the password is used")
+    package func logLockout(_ why: String) {
+        Syslog.log(LOG_ERR, "\(user): \(why); fingerprint locked until the password is used")
     }
 
-    func logLocked(_ strikes: Int) {
-        System.log(LOG_NOTICE, "\(user): fingerprint locked after \(strikes) failures in a row")
+    package func logLocked(_ strikes: Int) {
+        Syslog.log(LOG_NOTICE, "\(user): fingerprint locked after \(strikes) failures in a row")
     }
 
     /// The lockout and the trust rules, before the sensor is opened: the outcome when they refuse.
-    func admit(_ state: inout UserState, prints store: PrintStore) -> Outcome? {
+    package func admit(_ state: inout UserState, prints store: PrintStore) -> Outcome? {
         let facts = Facts.gather(config, user: user, prints: store)
         switch TrustPolicy(config).decide(state, facts) {
         case .refuse(let outcome, let reason):
@@ -134,7 +135,7 @@ struct Evaluation {
                     state = try states.update(uid) { $0.lockIfDue(threshold: config.lockoutThreshold, now: Facts.now()) }
                     if state.isLocked { logLocked(state.strikes) }
                 } catch {
-                    System.log(LOG_ERR, "\(user): cannot record the lockout: \(error)")
+                    Syslog.log(LOG_ERR, "\(user): cannot record the lockout: \(error)")
                 }
             }
             return outcome
@@ -151,7 +152,7 @@ struct Evaluation {
     }
 
     /// Opens the sensor, shows the prompt's lines, and runs the scan loop.
-    func prompt(_ device: Device, _ prints: [(Finger, Print)], fallback: Request.Fallback, state: inout UserState) -> Outcome {
+    package func prompt(_ device: Device, _ prints: [(Finger, Print)], fallback: Request.Fallback, state: inout UserState) -> Outcome {
         // One deadline for the whole prompt, from the sensor's opening to the last scan.
         let cancellable = Cancellable(milliseconds: UInt32(config.timeout) * 1000)
         Termination.watch(cancellable)
@@ -159,7 +160,7 @@ struct Evaluation {
         do {
             try device.open(cancellable)
         } catch {
-            System.log(LOG_ERR, "cannot open \(device.driver)/\(device.deviceID): \(error)")
+            Syslog.log(LOG_ERR, "cannot open \(device.driver)/\(device.deviceID): \(error)")
             send(Message.sensorFailed.replyLine)
             return .systemCancel
         }
@@ -193,7 +194,7 @@ struct Evaluation {
         }.outcome
     }
 
-    func say(_ line: ScanLoop.Line) {
+    package func say(_ line: ScanLoop.Line) {
         switch line {
         case .show(let message): send(message.replyLine)
         case .log(.lockedOut(.failuresInARow(let strikes))): logLockout("\(strikes) failures in a row")
@@ -201,7 +202,7 @@ struct Evaluation {
         case .log(.lockedOut(.refundNotRecorded(let error))): logLockout("cannot refund a strike: \(error)")
         case .log(.locked(let strikes)): logLocked(strikes)
         // The finger is right; the charged strike stays until the next match or password.
-        case .log(.strikesNotReset(let error)): System.log(LOG_ERR, "\(user): cannot reset strikes: \(error)")
+        case .log(.strikesNotReset(let error)): Syslog.log(LOG_ERR, "\(user): cannot reset strikes: \(error)")
         }
     }
 
@@ -210,7 +211,7 @@ struct Evaluation {
     /// helper in between (the user's own SIGKILL of the setuid helper; the module's SIGKILL after
     /// Enter while a slow disk holds the write) leaves the strike counted, never a wrong finger
     /// for free.
-    func charge(_ state: inout UserState) -> ScanLoop.Event {
+    package func charge(_ state: inout UserState) -> ScanLoop.Event {
         // The prompt was ended (Enter, typing, Ctrl-C): no scan is charged or offered.
         if Termination.requested { return .promptEnded }
         do {
@@ -224,10 +225,10 @@ struct Evaluation {
         }
     }
 
-    func scan(_ target: ScanLoop.Target, _ device: Device, _ prints: [(Finger, Print)], _ cancellable: Cancellable) -> ScanLoop.Event {
+    package func scan(_ target: ScanLoop.Target, _ device: Device, _ prints: [(Finger, Print)], _ cancellable: Cancellable) -> ScanLoop.Event {
         let (verdict, failure) = Sensor.scan(device, target, prints, cancellable)
         if case .match(let index) = verdict { debug("\(user): matched \(prints[index].0.name)") }
-        if let failure { System.log(LOG_ERR, "\(device.driver)/\(device.deviceID): \(failure)") }
+        if let failure { Syslog.log(LOG_ERR, "\(device.driver)/\(device.deviceID): \(failure)") }
         return .scanned(verdict)
     }
 
@@ -236,7 +237,7 @@ struct Evaluation {
     /// write must survive a crash of the machine; the others give back, and a crash that undid
     /// them would leave one strike too many (scripts/bench.sh: the two fsyncs were most of a
     /// match's ~1.5 ms).
-    func settle(_ settlement: ScanLoop.Settlement, _ state: inout UserState) -> ScanLoop.Event {
+    package func settle(_ settlement: ScanLoop.Settlement, _ state: inout UserState) -> ScanLoop.Event {
         do {
             state = try states.update(uid, durable: settlement.isDurable) {
                 switch settlement {
@@ -260,7 +261,7 @@ struct Evaluation {
 /// further scan is charged. A helper that cannot finish the refund within the grace (a slow
 /// disk) is SIGKILLed and keeps the strike: the safe side. A verdict reached before the cancel
 /// stands (libfprint returns it), so a wrong finger followed by Enter keeps its strike.
-enum Termination {
+package enum Termination {
     private nonisolated(unsafe) static let lock: UnsafeMutablePointer<pthread_mutex_t> = {
         let lock = UnsafeMutablePointer<pthread_mutex_t>.allocate(capacity: 1)
         pthread_mutex_init(lock, nil)
@@ -269,7 +270,7 @@ enum Termination {
     private nonisolated(unsafe) static var target: Cancellable?  // under `lock`
     private nonisolated(unsafe) static var received = false  // under `lock`
 
-    static func install() {
+    package static func install() {
         _ = lock
         var set = sigset_t()
         sigemptyset(&set)
@@ -298,14 +299,14 @@ enum Termination {
     }
 
     /// The scan's cancellable, cancelled at once if SIGTERM already came; nil before it goes.
-    static func watch(_ cancellable: Cancellable?) {
+    package static func watch(_ cancellable: Cancellable?) {
         pthread_mutex_lock(lock)
         target = cancellable
         if received { cancellable?.cancel() }
         pthread_mutex_unlock(lock)
     }
 
-    static var requested: Bool {
+    package static var requested: Bool {
         pthread_mutex_lock(lock)
         defer { pthread_mutex_unlock(lock) }
         return received

@@ -7,8 +7,8 @@ import TouchAuthCore
 /// sockets from the environment, which the helper has emptied: only root-owned config
 /// (`virtual_device`, `virtual_device_storage`) puts them back, and then only libfprint's virtual
 /// drivers are loaded.
-enum Sensor {
-    static func configure(_ config: Config) {
+package enum Sensor {
+    package static func configure(_ config: Config) {
         var drivers: [String] = []
         if !config.virtualDevice.isEmpty {
             setenv("FP_VIRTUAL_DEVICE", config.virtualDevice, 1)
@@ -29,7 +29,7 @@ extension Sensor {
     /// One scan of the scan loop's target: `fp_device_identify_sync` over every print, or
     /// `fp_device_verify_sync` of one. A retry hint and the cancel (the deadline, SIGTERM, Ctrl-C)
     /// are verdicts; any other error comes back with `.failed`, for the caller's log or message.
-    static func scan(
+    package static func scan(
         _ device: Device, _ target: ScanLoop.Target, _ prints: [(Finger, Print)], _ cancellable: Cancellable
     ) -> (ScanLoop.Verdict, FingerprintError?) {
         do throws(FingerprintError) {

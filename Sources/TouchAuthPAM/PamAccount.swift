@@ -1,21 +1,22 @@
 import Glibc
 import TouchAuthCore
+import TouchAuthPlatform
 
 /// `touchauth pam-account`: run by the module's `authsucc` line, which only a succeeded password
 /// reaches, unless the fingerprint itself succeeded in this PAM transaction (DESIGN.md §2). As
 /// after a passcode on iOS: the strikes and the lockout are cleared, and the trust rules count
 /// from now. Same request and reply as pam-verify (docs/PROTOCOL.md); the outcome is `success`
 /// when the state was written.
-enum PamAccount {
-    static func run() -> Int32 {
+package enum PamAccount {
+    package static func run() -> Int32 {
         PamVerify.serve(mode: "pam-account") { request, _ in record(request) }
     }
 
-    static func record(_ request: Request) -> Outcome {
+    package static func record(_ request: Request) -> Outcome {
         do {
-            let config = try Settings.load(arguments: request.arguments)
-            guard let (user, uid) = System.lookUpUser(request.user) else {
-                System.log(LOG_ERR, "pam-account: refusing unknown or malformed user name")
+            let config = try Config.load(arguments: request.arguments)
+            guard let (user, uid) = Accounts.lookUp(request.user) else {
+                Syslog.log(LOG_ERR, "pam-account: refusing unknown or malformed user name")
                 return .systemCancel
             }
             let hash = PrintStore(root: config.printDir).hash(user: user)
@@ -23,10 +24,10 @@ enum PamAccount {
             try StateStore(directory: config.stateDir).update(uid, repair: true) {
                 $0.passwordSucceeded(now: Facts.now(), bootID: Facts.bootID(), printsHash: hash)
             }
-            if before?.isLocked ?? true { System.log(LOG_NOTICE, "\(user): password used; fingerprint unlocked") }
+            if before?.isLocked ?? true { Syslog.log(LOG_NOTICE, "\(user): password used; fingerprint unlocked") }
             return .success
         } catch {
-            System.log(LOG_ERR, "pam-account: \(error)")
+            Syslog.log(LOG_ERR, "pam-account: \(error)")
             return .systemCancel
         }
     }

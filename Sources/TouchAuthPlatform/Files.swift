@@ -1,47 +1,12 @@
 import Glibc
 import TouchAuthCore
 
-/// The helper's dealings with the operating system: environment, syslog, files checked for
-/// ownership and links (DESIGN.md §5), accounts.
-enum System {
-    /// Locale variables are the only ones kept (for gettext); everything else, above all
-    /// `FP_*`, `G_*`, `GIO_*` and `LD_*`, goes before any library reads it.
-    static let keptVariables = ["LANG", "LANGUAGE", "LC_ALL", "LC_MESSAGES", "LC_CTYPE"]
-
-    static func sanitizeEnvironment() {
-        let kept = keptVariables.compactMap { name in getenv(name).map { (name, String(cString: $0)) } }
-        clearenv()
-        // Byte-wise: `contains("/")` compares Characters and misses a "/" glued to a mark before it.
-        for (name, value) in kept where value.utf8.count <= 64 && !value.utf8.contains(UInt8(ascii: "/")) {
-            setenv(name, value, 1)
-        }
-        umask(0o077)
-    }
-
-    static func openLog() { openlog("touchauth", LOG_PID, LOG_AUTHPRIV) }
-
-    /// One line to syslog (`LOG_AUTHPRIV`). Never fingerprint data.
-    static func log(_ priority: Int32, _ message: String) {
-        withVaList([]) { vsyslog(priority, message.replacingPercents, $0) }
-    }
-
-    enum FileError: Error, Equatable, CustomStringConvertible {
-        case missing(String)
-        case unsafe(String, String)
-        case io(String, Int32)
-
-        var description: String {
-            switch self {
-            case .missing(let path): "\(path): no such file"
-            case .unsafe(let path, let why): "\(path): refused: \(why)"
-            case .io(let path, let code): "\(path): \(String(cString: strerror(code)))"
-            }
-        }
-    }
-
+/// Files that configure or store authentication data, checked for ownership and links
+/// (DESIGN.md §5.3), written atomically; and whole reads and writes of a file descriptor.
+package enum Files {
     /// Why a file or directory that configures or stores authentication data may not be
     /// trusted: not root's, or writable by group or others. Nil when it is fine.
-    static func distrust(_ st: stat) -> String? {
+    package static func distrust(_ st: stat) -> String? {
         if st.st_uid != 0 { return "not owned by root" }
         if st.st_mode & (S_IWGRP | S_IWOTH) != 0 { return "writable by group or others" }
         return nil
@@ -49,7 +14,7 @@ enum System {
 
     /// Reads a root-owned regular file, refusing links (`O_NOFOLLOW`) and anything larger than
     /// `maxBytes`.
-    static func readTrustedFile(_ path: String, maxBytes: Int) throws(FileError) -> [UInt8] {
+    package static func readTrustedFile(_ path: String, maxBytes: Int) throws(FileError) -> [UInt8] {
         let fd = open(path, O_RDONLY | O_NOFOLLOW | O_CLOEXEC | O_NONBLOCK)
         if fd < 0 {
             if errno == ENOENT { throw .missing(path) }
@@ -61,7 +26,7 @@ enum System {
         guard fstat(fd, &st) == 0 else { throw .io(path, errno) }
         guard st.st_mode & S_IFMT == S_IFREG else { throw .unsafe(path, "not a regular file") }
         if let why = distrust(st) { throw .unsafe(path, why) }
-        // 0 links: a writer renamed a new version over it after our open (System.writeAtomically,
+        // 0 links: a writer renamed a new version over it after our open (Files.writeAtomically,
         // another prompt of the same user): what we read is the whole previous version. Refusing
         // it made one of 20 parallel prompts a lockout ("state unusable") in CI's lockout.sh.
         guard st.st_nlink <= 1 else { throw .unsafe(path, "has other hard links") }
@@ -80,7 +45,7 @@ enum System {
 
     /// Checks that a directory is a real directory (not a link) that root owns and only root
     /// may write. Returns false if it does not exist.
-    static func checkTrustedDirectory(_ path: String) throws(FileError) -> Bool {
+    package static func checkTrustedDirectory(_ path: String) throws(FileError) -> Bool {
         var st = stat()
         if lstat(path, &st) != 0 {
             if errno == ENOENT { return false }
@@ -92,7 +57,7 @@ enum System {
     }
 
     /// Directory entries, sorted, without `.` and `..`.
-    static func listDirectory(_ path: String) -> [String] {
+    package static func listDirectory(_ path: String) -> [String] {
         guard let dir = opendir(path) else { return [] }
         defer { closedir(dir) }
         var names: [String] = []
@@ -106,7 +71,7 @@ enum System {
     }
 
     /// Creates each missing directory of `path` below `base` as root 0700.
-    static func makeDirectories(_ path: String, below base: String) throws(FileError) {
+    package static func makeDirectories(_ path: String, below base: String) throws(FileError) {
         var current = base
         for component in path.dropFirst(base.count).split(separator: "/") {
             current += "/" + component
@@ -121,7 +86,7 @@ enum System {
     /// `durable` the two fsyncs are skipped: the rename is still atomic and survives any kill of
     /// the process (the page cache has it); only a crash of the machine may lose it, or leave an
     /// empty file (for state: corrupt, so locked). For writes that only give something back.
-    static func writeAtomically(
+    package static func writeAtomically(
         _ bytes: [UInt8], to path: String, temporary: String? = nil, mode: mode_t, durable: Bool = true
     ) throws(FileError) {
         let directory = String(path[..<(path.lastIndex(of: "/") ?? path.startIndex)])
@@ -155,27 +120,9 @@ enum System {
         }
     }
 
-    /// The account's uid, if the name is well-formed and the account exists.
-    static func lookUpUser(_ name: String) -> (UserName, uid_t)? {
-        guard let user = UserName(name) else { return nil }
-        var entry = passwd()
-        var result: UnsafeMutablePointer<passwd>?
-        var buffer = [CChar](repeating: 0, count: 16384)
-        guard getpwnam_r(name, &entry, &buffer, buffer.count, &result) == 0, result != nil else { return nil }
-        return (user, entry.pw_uid)
-    }
-
-    static func userName(of uid: uid_t) -> String? {
-        var entry = passwd()
-        var result: UnsafeMutablePointer<passwd>?
-        var buffer = [CChar](repeating: 0, count: 16384)
-        guard getpwuid_r(uid, &entry, &buffer, buffer.count, &result) == 0, result != nil else { return nil }
-        return String(cString: entry.pw_name)
-    }
-
     /// Writes all of `text` to a file descriptor, unbuffered (the shim relays each line as it
     /// arrives).
-    static func write(_ text: String, to fd: Int32) {
+    package static func write(_ text: String, to fd: Int32) {
         var bytes = Array(text.utf8)[...]
         while !bytes.isEmpty {
             let n = retryingEINTR { bytes.withUnsafeBytes { Glibc.write(fd, $0.baseAddress, $0.count) } }
@@ -185,7 +132,7 @@ enum System {
     }
 
     /// Reads a file descriptor to its end, or fails past `maxBytes`.
-    static func readAll(_ fd: Int32, maxBytes: Int) -> [UInt8]? {
+    package static func readAll(_ fd: Int32, maxBytes: Int) -> [UInt8]? {
         var bytes: [UInt8] = []
         var chunk = [UInt8](repeating: 0, count: 4096)
         while true {
@@ -195,19 +142,5 @@ enum System {
             bytes += chunk[..<n]
             if bytes.count > maxBytes { return nil }
         }
-    }
-}
-
-extension String {
-    /// syslog takes a format string: a message is never one.
-    fileprivate var replacingPercents: String { split(separator: "%", omittingEmptySubsequences: false).joined(separator: "%%") }
-}
-
-/// The one EINTR loop (after swift-system's `valueOrErrno`): calls `body` again while it fails
-/// (a negative result) with EINTR, and returns its result, errno kept for the caller.
-func retryingEINTR<T: SignedInteger>(_ body: () -> T) -> T {
-    while true {
-        let result = body()
-        if result >= 0 || errno != EINTR { return result }
     }
 }

@@ -6,14 +6,14 @@ import TouchAuthCore
 /// `TOUCHAUTH_LOCALEDIR` (`/usr/share/locale/<lang>/LC_MESSAGES/touchauth.mo`). The language
 /// comes from the locale variables the shim passes (LANGUAGE, LC_ALL, LC_MESSAGES, LANG);
 /// nothing else of the caller's environment is consulted.
-enum Gettext {
-    static let domain = "touchauth"
+package enum Gettext {
+    package static let domain = "touchauth"
 
     /// Calls `setlocale(LC_MESSAGES, "")`, `bindtextdomain` and `bind_textdomain_codeset`
     /// (UTF-8: the protocol's encoding, whatever LC_CTYPE says), then points `Message.catalog`
     /// at `dgettext`. Run once, at start-up, after the environment is sanitized and before any
     /// other thread.
-    static func start() {
+    package static func start() {
         // Only LC_MESSAGES: numbers, collation and the rest stay "C" for the helper's own work.
         guard setlocale(LC_MESSAGES, "") != nil else { return }
         guard bindtextdomain(domain, touchauth_localedir) != nil,

@@ -4,10 +4,10 @@ import TouchAuthCore
 
 extension Sensor {
     /// How commands and people name a sensor: fprintd's path parts, `driver/device_id`.
-    static func label(_ device: Device) -> String { "\(device.driver)/\(device.deviceID)" }
+    package static func label(_ device: Device) -> String { "\(device.driver)/\(device.deviceID)" }
 
     /// What a caller needs of the sensor it is given.
-    enum Need {
+    package enum Need {
         /// pam-verify: the first sensor whose prints of the user load (a sensor whose files are
         /// all skipped is passed over; a print directory that cannot be trusted refuses).
         case loadedPrints
@@ -19,7 +19,7 @@ extension Sensor {
     }
 
     /// Why no sensor was chosen.
-    enum Refusal: Error, Equatable {
+    package enum Refusal: Error, Equatable {
         case noSensor
         /// `--device` named no sensor, or more than one (`matches`) of those `found`.
         case unknownName(String, matches: Int, found: [String])
@@ -28,7 +28,7 @@ extension Sensor {
         case unreadable(CommandError)
 
         /// The one line a command fails with.
-        func commandError(_ command: String, user: UserName) -> CommandError {
+        package func commandError(_ command: String, user: UserName) -> CommandError {
             switch self {
             case .noSensor: .unavailable("\(command): no fingerprint reader found")
             case .unknownName(let named, let matches, let found):
@@ -43,7 +43,7 @@ extension Sensor {
     /// The one choice of the sensor to scan or enrol with, for every caller, and the user's prints
     /// on it: the sensor `named` (`driver/device_id`, or a driver with one sensor), else the first
     /// that has prints of the user (what counts is `need`'s), else the first (`.anySensor`).
-    static func choose(
+    package static func choose(
         _ devices: [Device], named: String?, user: UserName, store: PrintStore, need: Need
     ) throws(Refusal) -> (Device, [(Finger, Print)]) {
         guard !devices.isEmpty else { throw .noSensor }
@@ -77,7 +77,7 @@ extension Sensor {
     }
 
     /// `choose` for a command: a refusal is the command's one line of error.
-    static func choose(
+    package static func choose(
         for command: String, _ context: Context, named: String?, user: UserName, store: PrintStore, need: Need
     ) throws(CommandError) -> (Device, [(Finger, Print)]) {
         do throws(Refusal) {

@@ -5,15 +5,17 @@ import TouchAuthCore
 /// Per-user state files in `state_dir` (root 0700): `<uid>` (root 0600), replaced atomically,
 /// changed only under an exclusive `flock` on `<uid>.lock` with a re-read, so two prompts at once
 /// lose no strike. Keyed by uid, not name: a renamed account keeps its lockout.
-struct StateStore {
-    let directory: String
+package struct StateStore {
+    package let directory: String
+
+    package init(directory: String) { self.directory = directory }
 
     /// A state file that cannot be trusted: the caller treats the user as locked.
-    enum Problem: Error, Equatable, CustomStringConvertible {
+    package enum Problem: Error, Equatable, CustomStringConvertible {
         case unsafe(String)
         case corrupt(String)
 
-        var description: String {
+        package var description: String {
             switch self {
             case .unsafe(let why): why
             case .corrupt(let why): "corrupt state: \(why)"
@@ -24,12 +26,12 @@ struct StateStore {
     private func path(_ uid: uid_t) -> String { "\(directory)/\(uid)" }
 
     /// The state, or a fresh one when there is none yet.
-    func load(_ uid: uid_t) throws(Problem) -> UserState {
+    package func load(_ uid: uid_t) throws(Problem) -> UserState {
         do {
-            guard try System.checkTrustedDirectory(directory) else { return UserState() }
-            let bytes = try System.readTrustedFile(path(uid), maxBytes: 4096)
+            guard try Files.checkTrustedDirectory(directory) else { return UserState() }
+            let bytes = try Files.readTrustedFile(path(uid), maxBytes: 4096)
             return try UserState.decode(bytes)
-        } catch let error as System.FileError {
+        } catch let error as FileError {
             if case .missing = error { return UserState() }
             throw .unsafe(error.description)
         } catch let error as UserState.DecodeError {
@@ -42,14 +44,14 @@ struct StateStore {
 
     /// Locks, re-reads, applies `change`, writes atomically, unlocks. With `repair`, a corrupt
     /// or unsafe file is replaced by `change` applied to a fresh state (only `unlock` does that).
-    /// `durable: false` skips the fsyncs (System.writeAtomically): for a change that only gives
+    /// `durable: false` skips the fsyncs (Files.writeAtomically): for a change that only gives
     /// back (a match's reset, a refund), which a crash of the machine may undo on the safe side.
     @discardableResult
-    func update(_ uid: uid_t, repair: Bool = false, durable: Bool = true, _ change: (inout UserState) -> Void) throws(Problem) -> UserState {
+    package func update(_ uid: uid_t, repair: Bool = false, durable: Bool = true, _ change: (inout UserState) -> Void) throws(Problem) -> UserState {
         do {
-            if mkdir(directory, 0o700) != 0 && errno != EEXIST { throw System.FileError.io(directory, errno) }
-            guard try System.checkTrustedDirectory(directory) else { throw System.FileError.missing(directory) }
-        } catch let error as System.FileError {
+            if mkdir(directory, 0o700) != 0 && errno != EEXIST { throw FileError.io(directory, errno) }
+            guard try Files.checkTrustedDirectory(directory) else { throw FileError.missing(directory) }
+        } catch let error as FileError {
             throw .unsafe(error.description)
         } catch {
             throw .unsafe("\(error)")
@@ -77,7 +79,7 @@ struct StateStore {
             state = try load(uid)
         } catch {
             guard repair else { throw error }
-            System.log(LOG_WARNING, "replacing unusable state for uid \(uid): \(error)")
+            Syslog.log(LOG_WARNING, "replacing unusable state for uid \(uid): \(error)")
             unlink(path(uid))
             state = UserState()
         }
@@ -85,7 +87,7 @@ struct StateStore {
         do {
             // One temporary name per uid, written only under the lock: a writer killed midway
             // leaves at most this one file, which the next writer overwrites.
-            try System.writeAtomically(Array(state.encoded.utf8), to: path(uid), temporary: "\(path(uid)).tmp", mode: 0o600, durable: durable)
+            try Files.writeAtomically(Array(state.encoded.utf8), to: path(uid), temporary: "\(path(uid)).tmp", mode: 0o600, durable: durable)
         } catch {
             throw .unsafe(error.description)
         }
@@ -93,14 +95,42 @@ struct StateStore {
     }
 }
 
+extension StateStore {
+    /// `touchauth disable`'s marker, `<uid>.disabled` beside the state file.
+    package func disabledMarker(_ uid: uid_t) -> String { "\(directory)/\(uid).disabled" }
+
+    /// Whether the user switched the fingerprint off. Anything at the marker's path counts.
+    package func isDisabled(_ uid: uid_t) -> Bool {
+        var st = stat()
+        return lstat(disabledMarker(uid), &st) == 0
+    }
+
+    package func setDisabled(_ uid: uid_t, _ disabled: Bool) throws(CommandError) {
+        let path = disabledMarker(uid)
+        do {
+            if disabled {
+                if mkdir(directory, 0o700) != 0 && errno != EEXIST { throw FileError.io(directory, errno) }
+                guard try Files.checkTrustedDirectory(directory) else { throw FileError.missing(directory) }
+                try Files.writeAtomically(Array("disabled\n".utf8), to: path, mode: 0o600)
+            } else if unlink(path) != 0 && errno != ENOENT {
+                throw FileError.io(path, errno)
+            }
+        } catch let error as FileError {
+            throw .failed(error.description)
+        } catch {
+            throw .failed("\(error)")
+        }
+    }
+}
+
 /// The facts the trust rules weigh, read from the system.
-enum Facts {
-    static func now() -> Int { Int(time(nil)) }
+package enum Facts {
+    package static func now() -> Int { Int(time(nil)) }
 
     /// What the trust rules weigh now, each fact read only when a rule that is on needs it
     /// (no boot id, prints digest or shadow lookup on the authentication path for a rule
     /// that is off; `TrustPolicy.decide` does not look at them then).
-    static func gather(_ config: Config, user: UserName, prints: PrintStore) -> TrustPolicy.Facts {
+    package static func gather(_ config: Config, user: UserName, prints: PrintStore) -> TrustPolicy.Facts {
         TrustPolicy.Facts(
             now: now(),
             bootID: config.passwordAfterBoot ? bootID() : "",
@@ -109,11 +139,11 @@ enum Facts {
     }
 
     /// `/proc/sys/kernel/random/boot_id`: new at every boot.
-    static func bootID() -> String {
+    package static func bootID() -> String {
         let fd = open("/proc/sys/kernel/random/boot_id", O_RDONLY | O_CLOEXEC)
         guard fd >= 0 else { return "unknown" }
         defer { close(fd) }
-        let bytes = System.readAll(fd, maxBytes: 64) ?? []
+        let bytes = Files.readAll(fd, maxBytes: 64) ?? []
         let id = String(decoding: bytes, as: UTF8.self).filter { $0.isHexDigit || $0 == "-" }
         return id.isEmpty ? "unknown" : id
     }
@@ -121,7 +151,7 @@ enum Facts {
     /// Whether the account has a password to fall back to: not empty, not locked (`!`) and not
     /// disabled (`*`) in shadow. An account shadow does not know (directory users) counts as
     /// having one: the password module decides.
-    static func passwordUsable(_ user: UserName) -> Bool {
+    package static func passwordUsable(_ user: UserName) -> Bool {
         var entry = spwd()
         var result: UnsafeMutablePointer<spwd>?
         var buffer = [CChar](repeating: 0, count: 16384)
