@@ -284,11 +284,10 @@ static void test_hangup(void)
 	close(slave);
 }
 
-static void test_helpers(void)
+/* The fake helpers, each a shell script in dir, one way a helper can behave. */
+static void write_helpers(void)
 {
-	struct sigaction ign, old;
-	static char flood_messages[4 * TA_REPLY_LINES_MAX + 1];
-	char writable_log[512], missing_log[512];
+	char path[256];
 
 	if (mkdtemp(dir) == NULL)
 		abort();
@@ -308,13 +307,41 @@ static void test_helpers(void)
 	write_helper("hang", "printf 'touchauth 1\\n'\nexec /bin/sleep 100\n");
 	write_helper("flood", "echo 'touchauth 1'\nexec /usr/bin/yes 'error x'\n");
 	write_helper("writable", "printf 'touchauth 1\\nresult success\\n'\n");
-	{
-		char path[256];
+	snprintf(path, sizeof(path), "%s/writable", dir);
+	chmod(path, 0777);
+}
 
-		snprintf(path, sizeof(path), "%s/writable", dir);
-		chmod(path, 0777);
-	}
+/* Hosts that set up their process oddly: the helper must still run and be reaped. */
+static void test_odd_hosts(void)
+{
+	struct sigaction ign, old;
+	int in, err;
 
+	/* A host that ignores SIGCHLD would have its children auto-reaped. */
+	memset(&ign, 0, sizeof(ign));
+	ign.sa_handler = SIG_IGN;
+	sigaction(SIGCHLD, &ign, &old);
+	run("success", TA_SUCCESS, 1, "I:Place your finger|", "");
+	sigaction(SIGCHLD, &old, NULL);
+
+	/* A host with stdin and stderr closed: the pipes land on fds 0 and 2. */
+	in = dup(0);
+	err = dup(2);
+	close(0);
+	close(2);
+	run("success", TA_SUCCESS, 1, "I:Place your finger|", "");
+	dup2(in, 0);
+	dup2(err, 2);
+	close(in);
+	close(err);
+}
+
+static void test_helpers(void)
+{
+	static char flood_messages[4 * TA_REPLY_LINES_MAX + 1];
+	char writable_log[512], missing_log[512], cmd[300];
+
+	write_helpers();
 	/* The flood: the header, then 63 relayed errors; the 65th line is refused. */
 	for (int i = 1; i < TA_REPLY_LINES_MAX; i++)
 		strcat(flood_messages, "E:x|");
@@ -338,34 +365,11 @@ static void test_helpers(void)
 	run("writable", TA_SYSTEM_CANCEL, 0, "", writable_log);
 	run("missing", TA_SYSTEM_CANCEL, 0, "", missing_log);
 	test_hangup();
+	test_odd_hosts();
 
-	/* A host that ignores SIGCHLD would have its children auto-reaped. */
-	memset(&ign, 0, sizeof(ign));
-	ign.sa_handler = SIG_IGN;
-	sigaction(SIGCHLD, &ign, &old);
-	run("success", TA_SUCCESS, 1, "I:Place your finger|", "");
-	sigaction(SIGCHLD, &old, NULL);
-
-	/* A host with stdin and stderr closed: the pipes land on fds 0 and 2. */
-	{
-		int in = dup(0), err = dup(2);
-
-		close(0);
-		close(2);
-		run("success", TA_SUCCESS, 1, "I:Place your finger|", "");
-		dup2(in, 0);
-		dup2(err, 2);
-		close(in);
-		close(err);
-	}
-
-	{
-		char cmd[300];
-
-		snprintf(cmd, sizeof(cmd), "rm -rf '%s'", dir);
-		if (system(cmd) != 0)
-			printf("could not remove %s\n", dir);
-	}
+	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", dir);
+	if (system(cmd) != 0)
+		printf("could not remove %s\n", dir);
 }
 
 int main(void)
