@@ -239,31 +239,36 @@ static void run_generated(void)
 		run_case(&tc);
 	}
 
-	/* 1000 bytes of text is the limit. */
+	/*
+	 * "info " and len bytes of text, then a result: 1000 bytes of text is the
+	 * limit; 1023 bytes + '\n' is a line (here too long a message), 1024 + '\n'
+	 * is not; an endless line (no result) is not either.
+	 */
+	static const struct {
+		struct test_case tc;
+		size_t text;
+		int endless;
+	} sized[] = {
+		{ { "1000-byte message", NULL, 0, DONE(TA_SUCCESS),
+		    "I:aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa|" },
+		  1000,
+		  0 },
+		{ { "1001-byte message", NULL, 0, ERR("message too long"), "" }, 1001, 0 },
+		{ { "1024-byte line", NULL, 0, ERR("message too long"), "" }, 1018, 0 },
+		{ { "1025-byte line", NULL, 0, ERR("line too long"), "" }, 1019, 0 },
+		{ { "endless line", NULL, 0, ERR("line too long"), "" }, 5000, 1 },
+	};
 	n = (size_t)snprintf(buf, sizeof(buf), H "info ");
-	memset(buf + n, 'a', 1000);
-	snprintf(buf + n + 1000, sizeof(buf) - n - 1000, "\nresult success\n");
-	tc = (struct test_case){ "1000-byte message", buf, 0, DONE(TA_SUCCESS),
-				 "I:aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa|" };
-	run_case(&tc);
-	memset(buf + n, 'a', 1001);
-	snprintf(buf + n + 1001, sizeof(buf) - n - 1001, "\nresult success\n");
-	tc = (struct test_case){ "1001-byte message", buf, 0, ERR("message too long"), "" };
-	run_case(&tc);
+	for (size_t i = 0; i < sizeof(sized) / sizeof(sized[0]); i++) {
+		size_t end = n + sized[i].text;
 
-	/* 1023 bytes + '\n' is a line (here too long a message); 1024 + '\n' is not. */
-	memset(buf + n, 'a', 1018);
-	snprintf(buf + n + 1018, sizeof(buf) - n - 1018, "\nresult success\n");
-	tc = (struct test_case){ "1024-byte line", buf, 0, ERR("message too long"), "" };
-	run_case(&tc);
-	memset(buf + n, 'a', 1019);
-	snprintf(buf + n + 1019, sizeof(buf) - n - 1019, "\nresult success\n");
-	tc = (struct test_case){ "1025-byte line", buf, 0, ERR("line too long"), "" };
-	run_case(&tc);
-	memset(buf + n, 'a', 5000);
-	buf[n + 5000] = '\0';
-	tc = (struct test_case){ "endless line", buf, 0, ERR("line too long"), "" };
-	run_case(&tc);
+		memset(buf + n, 'a', sized[i].text);
+		snprintf(buf + end, sizeof(buf) - end, "%s",
+			 sized[i].endless ? "" : "\nresult success\n");
+		tc = sized[i].tc;
+		tc.input = buf;
+		run_case(&tc);
+	}
 
 	/* 64 lines in all: header, 62 messages, result. */
 	n = (size_t)snprintf(buf, sizeof(buf), H);
