@@ -12,7 +12,7 @@ package enum PamAccount {
         PamVerify.serve(mode: "pam-account") { request, _ in record(request) }
     }
 
-    package static func record(_ request: Request) -> Outcome {
+    static func record(_ request: Request) -> Outcome {
         do {
             let config = try Config.load(arguments: request.arguments)
             guard let (user, uid) = Accounts.lookUp(request.user) else {

@@ -13,7 +13,7 @@ package enum PamVerify {
     /// One exchange of docs/PROTOCOL.md, shared by `pam-verify` and `pam-account`: the header,
     /// the request read and parsed strictly (a bad one: `systemCancel`, exit 2), the lines
     /// `body` sends, and its outcome as the one `result` line.
-    package static func serve(mode: String, _ body: (Request, @escaping (ReplyLine) -> Void) -> Outcome) -> Int32 {
+    static func serve(mode: String, _ body: (Request, @escaping (ReplyLine) -> Void) -> Outcome) -> Int32 {
         let send: (ReplyLine) -> Void = { Files.write($0.encoded, to: 1) }
         Files.write(WireProtocol.replyHeader + "\n", to: 1)
         let request: Request
@@ -30,7 +30,7 @@ package enum PamVerify {
         return 0
     }
 
-    package static func evaluate(_ request: Request, send: @escaping (ReplyLine) -> Void) -> Outcome {
+    static func evaluate(_ request: Request, send: @escaping (ReplyLine) -> Void) -> Outcome {
         // A caller that is not root (the setuid helper started by a user) gets the root-owned
         // default config, a few harmless arguments, and its own prints only (Privilege.swift).
         let caller = Privilege.restrictedCaller
@@ -95,32 +95,32 @@ package enum PamVerify {
 /// One `pam-verify` evaluation from the user's state on: the lockout and the trust rules, then the
 /// prompt, whose scan loop (ScanLoop) this drives: it performs the loop's charges, scans and
 /// settlements, and says its lines, in the loop's order.
-package struct Evaluation {
-    package let user: UserName
-    package let uid: uid_t
-    package let config: Config
-    package let states: StateStore
-    package let send: (ReplyLine) -> Void
+struct Evaluation {
+    let user: UserName
+    let uid: uid_t
+    let config: Config
+    let states: StateStore
+    let send: (ReplyLine) -> Void
 
-    package func debug(_ text: String) { if config.debug { Syslog.log(LOG_DEBUG, text) } }
+    func debug(_ text: String) { if config.debug { Syslog.log(LOG_DEBUG, text) } }
 
     /// The safe side: the password is always there, and `touchauth unlock` repairs.
-    package func lockedOut(_ why: String) -> Outcome {
+    func lockedOut(_ why: String) -> Outcome {
         logLockout(why)
         send(Message.refused(.lockedOut).replyLine)
         return .biometryLockout
     }
 
-    package func logLockout(_ why: String) {
+    func logLockout(_ why: String) {
         Syslog.log(LOG_ERR, "\(user): \(why); fingerprint locked until the password is used")
     }
 
-    package func logLocked(_ strikes: Int) {
+    func logLocked(_ strikes: Int) {
         Syslog.log(LOG_NOTICE, "\(user): fingerprint locked after \(strikes) failures in a row")
     }
 
     /// The lockout and the trust rules, before the sensor is opened: the outcome when they refuse.
-    package func admit(_ state: inout UserState, prints store: PrintStore) -> Outcome? {
+    func admit(_ state: inout UserState, prints store: PrintStore) -> Outcome? {
         let facts = Facts.gather(config, user: user, prints: store)
         switch TrustPolicy(config).decide(state, facts) {
         case .refuse(let outcome, let reason):
@@ -152,7 +152,7 @@ package struct Evaluation {
     }
 
     /// Opens the sensor, shows the prompt's lines, and runs the scan loop.
-    package func prompt(_ device: Device, _ prints: [(Finger, Print)], fallback: Request.Fallback, state: inout UserState) -> Outcome {
+    func prompt(_ device: Device, _ prints: [(Finger, Print)], fallback: Request.Fallback, state: inout UserState) -> Outcome {
         // One deadline for the whole prompt, from the sensor's opening to the last scan.
         let cancellable = Cancellable(milliseconds: UInt32(config.timeout) * 1000)
         Termination.watch(cancellable)
@@ -194,7 +194,7 @@ package struct Evaluation {
         }.outcome
     }
 
-    package func say(_ line: ScanLoop.Line) {
+    func say(_ line: ScanLoop.Line) {
         switch line {
         case .show(let message): send(message.replyLine)
         case .log(.lockedOut(.failuresInARow(let strikes))): logLockout("\(strikes) failures in a row")
@@ -211,7 +211,7 @@ package struct Evaluation {
     /// helper in between (the user's own SIGKILL of the setuid helper; the module's SIGKILL after
     /// Enter while a slow disk holds the write) leaves the strike counted, never a wrong finger
     /// for free.
-    package func charge(_ state: inout UserState) -> ScanLoop.Event {
+    func charge(_ state: inout UserState) -> ScanLoop.Event {
         // The prompt was ended (Enter, typing, Ctrl-C): no scan is charged or offered.
         if Termination.requested { return .promptEnded }
         do {
@@ -225,7 +225,7 @@ package struct Evaluation {
         }
     }
 
-    package func scan(_ target: ScanLoop.Target, _ device: Device, _ prints: [(Finger, Print)], _ cancellable: Cancellable) -> ScanLoop.Event {
+    func scan(_ target: ScanLoop.Target, _ device: Device, _ prints: [(Finger, Print)], _ cancellable: Cancellable) -> ScanLoop.Event {
         let (verdict, failure) = Sensor.scan(device, target, prints, cancellable)
         if case .match(let index) = verdict { debug("\(user): matched \(prints[index].0.name)") }
         if let failure { Syslog.log(LOG_ERR, "\(device.driver)/\(device.deviceID): \(failure)") }
@@ -237,7 +237,7 @@ package struct Evaluation {
     /// write must survive a crash of the machine; the others give back, and a crash that undid
     /// them would leave one strike too many (scripts/bench.sh: the two fsyncs were most of a
     /// match's ~1.5 ms).
-    package func settle(_ settlement: ScanLoop.Settlement, _ state: inout UserState) -> ScanLoop.Event {
+    func settle(_ settlement: ScanLoop.Settlement, _ state: inout UserState) -> ScanLoop.Event {
         do {
             state = try states.update(uid, durable: settlement.isDurable) {
                 switch settlement {
@@ -261,7 +261,7 @@ package struct Evaluation {
 /// further scan is charged. A helper that cannot finish the refund within the grace (a slow
 /// disk) is SIGKILLed and keeps the strike: the safe side. A verdict reached before the cancel
 /// stands (libfprint returns it), so a wrong finger followed by Enter keeps its strike.
-package enum Termination {
+enum Termination {
     private nonisolated(unsafe) static let lock: UnsafeMutablePointer<pthread_mutex_t> = {
         let lock = UnsafeMutablePointer<pthread_mutex_t>.allocate(capacity: 1)
         pthread_mutex_init(lock, nil)
@@ -270,7 +270,7 @@ package enum Termination {
     private nonisolated(unsafe) static var target: Cancellable?  // under `lock`
     private nonisolated(unsafe) static var received = false  // under `lock`
 
-    package static func install() {
+    static func install() {
         _ = lock
         var set = sigset_t()
         sigemptyset(&set)
@@ -299,14 +299,14 @@ package enum Termination {
     }
 
     /// The scan's cancellable, cancelled at once if SIGTERM already came; nil before it goes.
-    package static func watch(_ cancellable: Cancellable?) {
+    static func watch(_ cancellable: Cancellable?) {
         pthread_mutex_lock(lock)
         target = cancellable
         if received { cancellable?.cancel() }
         pthread_mutex_unlock(lock)
     }
 
-    package static var requested: Bool {
+    static var requested: Bool {
         pthread_mutex_lock(lock)
         defer { pthread_mutex_unlock(lock) }
         return received

@@ -4,7 +4,7 @@ import Glibc
 package enum Environment {
     /// Locale variables are the only ones kept (for gettext); everything else, above all
     /// `FP_*`, `G_*`, `GIO_*` and `LD_*`, goes before any library reads it.
-    package static let keptVariables = ["LANG", "LANGUAGE", "LC_ALL", "LC_MESSAGES", "LC_CTYPE"]
+    static let keptVariables = ["LANG", "LANGUAGE", "LC_ALL", "LC_MESSAGES", "LC_CTYPE"]
 
     package static func sanitize() {
         let kept = keptVariables.compactMap { name in getenv(name).map { (name, String(cString: $0)) } }

@@ -45,7 +45,7 @@ package enum Files {
 
     /// Checks that a directory is a real directory (not a link) that root owns and only root
     /// may write. Returns false if it does not exist.
-    package static func checkTrustedDirectory(_ path: String) throws(FileError) -> Bool {
+    static func checkTrustedDirectory(_ path: String) throws(FileError) -> Bool {
         var st = stat()
         if lstat(path, &st) != 0 {
             if errno == ENOENT { return false }
@@ -71,7 +71,7 @@ package enum Files {
     }
 
     /// Creates each missing directory of `path` below `base` as root 0700.
-    package static func makeDirectories(_ path: String, below base: String) throws(FileError) {
+    static func makeDirectories(_ path: String, below base: String) throws(FileError) {
         var current = base
         for component in path.dropFirst(base.count).split(separator: "/") {
             current += "/" + component
@@ -86,7 +86,7 @@ package enum Files {
     /// `durable` the two fsyncs are skipped: the rename is still atomic and survives any kill of
     /// the process (the page cache has it); only a crash of the machine may lose it, or leave an
     /// empty file (for state: corrupt, so locked). For writes that only give something back.
-    package static func writeAtomically(
+    static func writeAtomically(
         _ bytes: [UInt8], to path: String, temporary: String? = nil, mode: mode_t, durable: Bool = true
     ) throws(FileError) {
         let directory = String(path[..<(path.lastIndex(of: "/") ?? path.startIndex)])

@@ -7,7 +7,7 @@ import TouchAuthCore
 /// comes from the locale variables the shim passes (LANGUAGE, LC_ALL, LC_MESSAGES, LANG);
 /// nothing else of the caller's environment is consulted.
 package enum Gettext {
-    package static let domain = "touchauth"
+    static let domain = "touchauth"
 
     /// Calls `setlocale(LC_MESSAGES, "")`, `bindtextdomain` and `bind_textdomain_codeset`
     /// (UTF-8: the protocol's encoding, whatever LC_CTYPE says), then points `Message.catalog`

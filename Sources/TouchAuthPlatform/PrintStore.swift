@@ -18,7 +18,7 @@ package struct PrintStore {
         return "\(root)/\(user)/\(driver)/\(deviceID)"
     }
 
-    package static func isSafeComponent(_ name: String) -> Bool {
+    static func isSafeComponent(_ name: String) -> Bool {
         !name.isEmpty && name != "." && name != ".." && name.utf8.count <= 255
             && !name.utf8.contains(where: { $0 == UInt8(ascii: "/") || $0 < 0x20 || $0 == 0x7f })
     }

@@ -28,7 +28,7 @@ extension Sensor {
         case unreadable(CommandError)
 
         /// The one line a command fails with.
-        package func commandError(_ command: String, user: UserName) -> CommandError {
+        func commandError(_ command: String, user: UserName) -> CommandError {
             switch self {
             case .noSensor: .unavailable("\(command): no fingerprint reader found")
             case .unknownName(let named, let matches, let found):

@@ -97,7 +97,7 @@ package struct StateStore {
 
 extension StateStore {
     /// `touchauth disable`'s marker, `<uid>.disabled` beside the state file.
-    package func disabledMarker(_ uid: uid_t) -> String { "\(directory)/\(uid).disabled" }
+    func disabledMarker(_ uid: uid_t) -> String { "\(directory)/\(uid).disabled" }
 
     /// Whether the user switched the fingerprint off. Anything at the marker's path counts.
     package func isDisabled(_ uid: uid_t) -> Bool {
@@ -151,7 +151,7 @@ package enum Facts {
     /// Whether the account has a password to fall back to: not empty, not locked (`!`) and not
     /// disabled (`*`) in shadow. An account shadow does not know (directory users) counts as
     /// having one: the password module decides.
-    package static func passwordUsable(_ user: UserName) -> Bool {
+    static func passwordUsable(_ user: UserName) -> Bool {
         var entry = spwd()
         var result: UnsafeMutablePointer<spwd>?
         var buffer = [CChar](repeating: 0, count: 16384)
