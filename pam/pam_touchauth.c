@@ -24,6 +24,7 @@
 #include <security/pam_ext.h>
 #include <security/pam_modules.h>
 
+#include "clients.h"
 #include "helper.h"
 #include "options.h"
 #include "presence.h"
@@ -325,6 +326,10 @@ static const char *skip_reason(pam_handle_t *pamh, const struct config_values *o
 	/* Cheapest first: most users a stack sees have no prints (one lstat). */
 	if (!has_print_dir(pamh, opts, user))
 		return "no enrolled prints";
+	/* A client that cannot show the prompt (i3lock, swaylock): a string compare. */
+	refusal = client_refusal(service);
+	if (refusal != NULL)
+		return refusal;
 	refusal = presence_check(pamh, service, presence);
 	if (refusal != NULL)
 		return refusal;

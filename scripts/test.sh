@@ -113,8 +113,9 @@ suite "e2e: doas for real (tmux, an overlay over /etc): finger, Enter, typing, C
 suite "e2e: pkexec and the real polkitd (private bus, fake logind; text agent, a dialog-like agent, remote, no logind)" 86 tests/e2e/clients_polkit.sh
 suite "e2e: screen lockers for real (vlock; i3lock, xsecurelock on Xvfb in a fake local session; the setuid helper or not)" 58 tests/e2e/clients_lockers.sh
 suite "e2e: LightDM and its GTK greeter on Xvfb (finger, wrong fingers, locked user, console in front)" 25 tests/e2e/clients_lightdm.sh
+suite "e2e: GDM's two stacks as its session workers run them (finger, password while the finger waits, wrong fingers, locked, remote, no greeter)" 40 tests/e2e/clients_gdm.sh
 suite "e2e: presence (fake logind sessions, no terminal, no display, real su)" 53 tests/e2e/presence.sh
-suite "e2e: network logins through real sshd on loopback (password, keyboard-interactive, key after a failed password)" 37 tests/e2e/sshd.sh
+suite "e2e: network logins through real sshd on loopback (password, keyboard-interactive, key after a failed password, MaxAuthTries)" 48 tests/e2e/sshd.sh
 suite "e2e: the touchauth command (enroll, list, delete, verify, enable/disable, doctor; match-on-chip)" 69 tests/e2e/cli.sh
 suite "e2e: scripts/demo.sh tells the story its headings say (each step's outcome)" 13 tests/e2e/demo.sh
 suite "e2e: fprintd interop both ways (real fprintd, private bus, dbusmock polkit)" 13 tests/e2e/fprintd.sh

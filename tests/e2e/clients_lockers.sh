@@ -353,17 +353,25 @@ descendant_named() {  # descendant_named PID NAME: the first process called NAME
     return 1
 }
 
+# watch_helper PID: records, every 10 ms until watch_helper_stop, any helper (touchauth)
+# anywhere below PID; no_helper_seen: none was.
+watch_helper() {
+    : > "$W/helper.log"
+    ( while kill -0 "$1" 2>/dev/null; do descendant_named "$1" touchauth >> "$W/helper.log"; sleep 0.01; done ) &
+    HWATCHER=$!
+}
+watch_helper_stop() { kill "$HWATCHER" 2>/dev/null; wait "$HWATCHER" 2>/dev/null; }
+no_helper_seen() { [ ! -s "$W/helper.log" ]; }
 echo "# i3lock (PAM_TTY = \$DISPLAY; pam_authenticate runs when Enter is pressed)"
-# PRODUCT DEFECT (reported with the clients issue): i3lock collects the password first, then
-# calls pam_authenticate, and its conversation drops PAM_TEXT_INFO (conv_callback in i3lock.c).
-# With the setuid helper the module arms the sensor with a prompt nobody sees: Enter alone
-# followed by a touch unlocks, but a typed password reaches pam_unix only after the
-# fingerprint's timeout (30 s by default). The checks marked [today] assert that behaviour; with
-# the proposed fix (no fingerprint for a client that shows no messages: the password at once,
-# the sensor never armed) they invert. swaylock's conversation is the same (not tested here).
+# i3lock collects the password first, then calls pam_authenticate, and its conversation drops
+# PAM_TEXT_INFO (conv_callback in i3lock.c): it can show nothing of ours. The module knows the
+# service (pam/clients.c) and gives it the password at once, the sensor never armed, even with
+# the setuid helper. (Before, it armed the sensor behind "Verifying…": Enter alone followed by
+# a touch unlocked unprompted, and a typed password waited for the fingerprint's timeout.)
+# swaylock is in the same table (its conversation is the same; not run here).
 # i3lock_start: waits until i3lock has its window up (it maps a fullscreen window).
-i3lock_start() {
-    locker_start -- i3lock -n
+i3lock_start() {  # (ARGS: more of i3lock's options)
+    locker_start -- i3lock -n "$@"
     local _
     for _ in $(seq 100); do xdotool search --class i3lock > /dev/null 2>&1 && break; sleep 0.05; done
     sleep 0.3
@@ -371,52 +379,63 @@ i3lock_start() {
 INDICATOR=200x60+412+352        # the middle of the ring i3lock draws, where its text is
 OCR_MODES=("-threshold 35%" "")
 fresh_state
-i3lock_start
+i3lock_start --debug            # (its debug lines say how pam_authenticate ended)
+watch_helper "$LOCKER"
 xdotool key Return             # Enter alone: the user means the finger
-wait_socket "$SOCK" 5
-check "[today] i3lock: Enter alone -> PAM runs and the sensor is armed (setuid helper)" armed
-read_screen "$INDICATOR"
-OUT="screen: $SCREEN"
-# i3lock's conversation answers prompts and drops PAM_TEXT_INFO (conv_callback in i3lock.c):
-# our prompt never reaches the screen; the user sees "Verifying…" while the sensor waits.
-check "[today] ...the screen says 'Verifying' (i3lock's own ring) while the sensor waits" seen "Verifying"
+# PAM runs at once: the module skips (no helper), pam_unix fails the empty password: i3lock
+# prints "Authentication failure" (its ring shows "Wrong!", red on red: tesseract reads
+# nothing there).
+for _ in $(seq 200); do grep -q "Authentication failure" "$W/locker.out" && break; sleep 0.02; done
+OUT=$(grep -v "current password" "$W/locker.out")
+check "i3lock: Enter alone -> pam_authenticate ends at once: 'Authentication failure' (pam_unix refused the empty password)" \
+    has "Authentication failure"
+check "...the sensor was never armed (setuid helper installed)" never_armed
 read_screen
 OUT="screen: $SCREEN"
 check "...and nothing of our prompt: i3lock shows no PAM messages" unseen "finger"
-HPID=$(descendant_named "$LOCKER" touchauth)
-helper_status "$HPID"
-check "[today] ...its helper is the setuid one, verifying for the user: Uid $TUID 0 0 0" uid_line "$TUID" 0 0 0
-python3 "$E2E/vsensor.py" "$SOCK" "$FINGER" > /dev/null
+watch_helper_stop
+OUT="helpers seen below i3lock: $(sort -u "$W/helper.log" | tr '\n' ' ')"
+check "...no helper was started below i3lock" no_helper_seen
+python3 "$E2E/vsensor.py" "$SOCK" "$FINGER" > /dev/null 2>&1 &
+TOUCH=$!
+sleep 1
 OUT=$(cat "$W/locker.out")
-check "[today] i3lock: the user's finger, unprompted -> unlocked (i3lock exits 0)" locker_done 3
+check "i3lock: the user's finger, unprompted -> still locked (nobody listens at the sensor)" \
+    eval 'locker_running && never_armed'
+kill "$TOUCH" 2>/dev/null; wait "$TOUCH" 2>/dev/null
 locker_stop
 
 fresh_state
 i3lock_start
 xdotool key Return
-wait_socket "$SOCK" 5
-python3 "$E2E/vsensor.py" "$SOCK" "$ELSE" "$ELSE" "$ELSE" > /dev/null
+python3 "$E2E/vsensor.py" "$SOCK" "$ELSE" "$ELSE" "$ELSE" > /dev/null 2>&1 &
+TOUCH=$!
 sleep 1
 OUT=$(cat "$W/locker.out")
-check "i3lock: someone else's finger three times -> still locked (PAM_MAXTRIES, then pam_unix fails the empty password)" \
+check "i3lock: someone else's finger three times -> still locked (the module skips, pam_unix fails the empty password)" \
     locker_running
-check "[today] ...three strikes recorded" test "$(strikes)" = 3
+kill "$TOUCH" 2>/dev/null; wait "$TOUCH" 2>/dev/null
+OUT="state: $(cat "$T/state/$TUID" 2>/dev/null | tr '\n' ' ')"
+check "...no strike recorded (the sensor was never armed)" test "$(strikes)" = 0
 locker_stop
 
 fresh_state
 i3lock_start
 watch_below "$LOCKER"
+watch_helper "$LOCKER"
 t0=$(now_ms)
 x_type_password
 locker_done $((TIMEOUT + 5)); I3_RC=$?
 I3_MS=$(($(now_ms) - t0))
 watch_stop
-OUT="unlocked after ${I3_MS} ms; below i3lock: $(sort -u "$W/below.log" | tr '\n' ' '); state: $(tr '\n' ' ' < "$T/state/$TUID" 2>/dev/null)"
-# (Speed is not asserted here: the time is printed. It is the fingerprint's timeout, the sensor
-# armed meanwhile with nobody prompted: a defect, see NOTES.md.)
+watch_helper_stop
+OUT="unlocked after ${I3_MS} ms; below i3lock: $(sort -u "$W/below.log" | tr '\n' ' '); state: $(cat "$T/state/$TUID" 2>/dev/null | tr '\n' ' ')"
+# (Speed is not asserted: the time is printed. Before, it was the fingerprint's timeout.)
 echo "#   i3lock, setuid helper: the typed password unlocked after ${I3_MS} ms (timeout ${TIMEOUT} s); sensor armed: $(armed && echo yes || echo no)"
-check "[today] i3lock with the setuid helper: the typed password unlocks" \
+check "i3lock with the setuid helper: the typed password unlocks" \
     eval '[ "$I3_RC" = 0 ]'
+check "...the sensor was never armed, no helper below i3lock (the password at once, not after ${TIMEOUT} s)" \
+    eval 'never_armed && no_helper_seen'
 locker_stop
 
 conf "$PLAIN"

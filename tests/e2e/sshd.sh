@@ -60,25 +60,29 @@ cleanup() {
 trap cleanup EXIT
 trap 'exit 1' INT TERM HUP
 
-# A free port on both loopback addresses.
+# Two free ports on both loopback addresses (the second one's connections get MaxAuthTries 2).
 HAVE_V6=""
 grep -q '^0\{31\}1 .* lo$' /proc/net/if_inet6 2>/dev/null && HAVE_V6=1
 # (python, not ss: iproute2 may be missing on a minimal machine)
-PORT=$(python3 - "$HAVE_V6" <<'EOF'
+PORTS=$(python3 - "$HAVE_V6" <<'EOF'
 import socket, sys
+free = []
 for port in range(2299, 2400):
     try:
         for family, addr in [(socket.AF_INET, "127.0.0.1")] + ([(socket.AF_INET6, "::1")] if sys.argv[1] else []):
             with socket.socket(family, socket.SOCK_STREAM) as s:
                 s.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
                 s.bind((addr, port))
-        print(port)
-        break
+        free.append(port)
+        if len(free) == 2:
+            break
     except OSError:
         pass
+print(*free)
 EOF
 )
-[ -n "$PORT" ] || { echo "no free port in 2299-2399"; echo "0 passed, 1 failed"; exit 1; }
+read -r PORT PORT2 <<< "$PORTS"
+[ -n "${PORT2:-}" ] || { echo "no two free ports in 2299-2399"; echo "0 passed, 1 failed"; exit 1; }
 
 # sshd's privilege separation directory (the service's tmpfiles make it; nothing here does).
 if [ ! -d /run/sshd ]; then mkdir -m 0755 /run/sshd && MADE_RUN_SSHD=1; fi
@@ -90,6 +94,7 @@ SSHD_LOG="$T/sshd.log"
 : > "$SSHD_LOG"
 {
     echo "Port $PORT"
+    echo "Port $PORT2"
     echo "ListenAddress 127.0.0.1"
     [ -n "$HAVE_V6" ] && echo "ListenAddress ::1"
     echo "HostKey $T/host_ed25519"
@@ -113,6 +118,9 @@ SSHD_LOG="$T/sshd.log"
     echo "AllowAgentForwarding no"
     echo "PrintMotd no"
     echo "PrintLastLog no"
+    # The second port: two attempts only (part e). Match blocks come last.
+    echo "Match LocalPort $PORT2"
+    echo "    MaxAuthTries 2"
 } > "$T/sshd_config"
 chmod 0600 "$T/sshd_config"
 
@@ -133,6 +141,10 @@ chmod 0644 "$T/pam-sshd"
 
 printf '#!/bin/sh\necho "$*" >> "%s"\ncat "%s"\n' "$T/askpass.log" "$T/pw" > "$T/askpass"
 chmod 0700 "$T/askpass"
+# askpass-seq: the Nth prompt of a connection gets line N of the password file (part e).
+printf '#!/bin/sh\necho "$*" >> "%s"\nn=$(wc -l < "%s")\nsed -n "${n}p" "%s"\n' \
+    "$T/askpass.log" "$T/askpass.log" "$T/pw" > "$T/askpass-seq"
+chmod 0700 "$T/askpass-seq"
 
 # The toucher: every ~50 ms, if anyone listens on the sensor's socket, send `SCAN <id>` (the
 # enrolled finger touches). Records whether the socket file was ever there and how many scans
@@ -202,10 +214,10 @@ ssh_try() {
         # touching before sshd's PAM runs: wait for the toucher's first record (bounded)
         for _ in $(seq 100); do [ -s "$T/touch.out" ] && break; sleep 0.02; done
     fi
-    timeout 30 setsid -w env -u SSH_AUTH_SOCK SSH_ASKPASS="$T/askpass" SSH_ASKPASS_REQUIRE=force \
-        DISPLAY= ssh -F /dev/null -p "$PORT" -T -o StrictHostKeyChecking=no \
+    timeout 30 setsid -w env -u SSH_AUTH_SOCK SSH_ASKPASS="${SSH_ASKPASS_SCRIPT:-$T/askpass}" SSH_ASKPASS_REQUIRE=force \
+        DISPLAY= ssh -F /dev/null -p "${SSH_PORT:-$PORT}" -T -o StrictHostKeyChecking=no \
         -o UserKnownHostsFile=/dev/null -o GlobalKnownHostsFile=/dev/null \
-        -o PreferredAuthentications="$methods" -o NumberOfPasswordPrompts=1 \
+        -o PreferredAuthentications="$methods" -o NumberOfPasswordPrompts="${SSH_PROMPTS:-1}" \
         -o IdentitiesOnly=yes -o IdentityFile="$T/user_ed25519" -o IdentityAgent=none \
         -o ConnectTimeout=10 -o LogLevel=ERROR "$TUSER@$addr" true < /dev/null > "$T/ssh.out" 2>&1
     RC=$?
@@ -348,6 +360,89 @@ OUT="$OUT
 $(cat "$STATE/$TUID"; status_json)"
 check "d. ...and lifts the lockout too (authsucc runs in sshd's PAM child, as root)" lifted
 check "d. ...recorded in the auth phase (authsucc), not by the account line" recorded_by_auth
+
+echo "# e. MaxAuthTries 2 (port $PORT2): a PAM_MAXTRIES from us never costs an sshd attempt"
+# Over ssh the fingerprint is never offered (§3.1), so the module returns no PAM_MAXTRIES there,
+# and under its stack line (default=ignore) a PAM_MAXTRIES would not reach sshd anyway. sshd
+# turns password and keyboard-interactive authentication off for the connection once PAM says
+# PAM_MAXTRIES (auth-pam.c, sshpam_set_maxtries_reached): the controls below show that with a
+# fake module that returns it once.
+# two_tries METHOD PASSWORDS: one connection to the MaxAuthTries-2 port, the client willing to
+# try three times; prompt N is answered with line N of PASSWORDS; the finger touches throughout.
+two_tries() {
+    SSH_PORT=$PORT2 SSH_PROMPTS=3 SSH_ASKPASS_SCRIPT=$T/askpass-seq ssh_try 127.0.0.1 "$1" "$2" touch
+}
+asked_times() { [ "$(wc -l < "$T/askpass.log")" = "$1" ]; }
+WRONG_RIGHT="wrong password"$'\n'"$TPASS"
+lock "$LOCKED_AT"
+two_tries password "$WRONG_RIGHT"
+check "e. password, locked user, the finger line first: the wrong password fails (attempt 1 of 2)" \
+    in_log "Failed password for $TUSER from 127.0.0.1 port"
+check "e. ...the right password on the last allowed attempt gets in" in_log "Accepted password for $TUSER from 127.0.0.1"
+check "e. ...asked exactly twice" asked_times 2
+check "e. ...the sensor was never armed" never_armed
+lock "$LOCKED_AT"
+two_tries keyboard-interactive "$WRONG_RIGHT"
+check "e. keyboard-interactive, locked user: the wrong password fails (attempt 1 of 2)" \
+    in_log "Failed keyboard-interactive/pam for $TUSER from 127.0.0.1"
+check "e. ...the right password on the last allowed attempt gets in" \
+    in_log "Accepted keyboard-interactive/pam for $TUSER from 127.0.0.1"
+check "e. ...the sensor was never armed" never_armed
+fresh_state
+two_tries password "wrong password"$'\n'"wrong again"$'\n'"$TPASS"
+check "e. (control) the limit is real: two wrong passwords end it, the third (right) one is never asked" \
+    eval 'in_log "maximum authentication attempts exceeded for $TUSER" && asked_times 2 && not_in_log "Accepted password for $TUSER"'
+
+# The controls with a module that says PAM_MAXTRIES on the connection's first attempt (a marker
+# file; PAM_IGNORE after), in front of the same stack: $T/pam-sshd is rewritten in place (the
+# bind mount keeps its inode) and put back afterwards.
+cat > "$T/pam_maxtries_once.c" <<'CEOF'
+#include <fcntl.h>
+#include <security/pam_modules.h>
+#include <unistd.h>
+PAM_EXTERN int pam_sm_authenticate(pam_handle_t *pamh, int flags, int argc, const char **argv)
+{
+	int fd = argc > 0 ? open(argv[0], O_WRONLY | O_CREAT | O_EXCL, 0600) : -1;
+
+	(void)pamh;
+	(void)flags;
+	if (fd < 0)
+		return PAM_IGNORE;
+	close(fd);
+	return PAM_MAXTRIES;
+}
+PAM_EXTERN int pam_sm_setcred(pam_handle_t *pamh, int flags, int argc, const char **argv)
+{
+	(void)pamh;
+	(void)flags;
+	(void)argc;
+	(void)argv;
+	return PAM_IGNORE;
+}
+CEOF
+gcc -O2 -Wall -Wextra -shared -fPIC -o "$T/pam_maxtries_once.so" "$T/pam_maxtries_once.c"
+cp "$T/pam-sshd" "$T/pam-sshd.ours"
+fake_first() {  # fake_first CONTROL: the fake module's line, then our stack
+    { echo "auth $1 $T/pam_maxtries_once.so $T/maxtries.once"; cat "$T/pam-sshd.ours"; } > "$T/pam-sshd"
+    rm -f "$T/maxtries.once"
+}
+fresh_state
+fake_first "[success=done abort=die default=ignore]"
+two_tries password "$WRONG_RIGHT"
+check "e. (control) a PAM_MAXTRIES under our line's control (default=ignore) is swallowed: wrong, then right gets in" \
+    eval 'test -e "$T/maxtries.once" && in_log "Accepted password for $TUSER from 127.0.0.1"'
+fake_first required
+two_tries password "$TPASS"$'\n'"$TPASS"
+check "e. (control) a PAM_MAXTRIES that reaches sshd (required) costs the user the last attempt: the right password twice, never in" \
+    eval 'test -e "$T/maxtries.once" && not_in_log "Accepted password for $TUSER"'
+fake_first required
+two_tries keyboard-interactive "$TPASS"$'\n'"$TPASS"
+check "e. (control) ...by keyboard-interactive too" \
+    eval 'test -e "$T/maxtries.once" && not_in_log "Accepted keyboard-interactive/pam for $TUSER"'
+cat "$T/pam-sshd.ours" > "$T/pam-sshd"
+fresh_state
+two_tries password "$WRONG_RIGHT"
+check "e. (our stack back) wrong, then right gets in" in_log "Accepted password for $TUSER from 127.0.0.1"
 
 OUT=$(cat "$T/sshd.out")
 check "sshd is still running (no crash)" kill -0 "$SSHD_PID"

@@ -1,0 +1,40 @@
+/*
+ * Clients that cannot show our prompt (clients.h, DESIGN.md §3.3).
+ *
+ * A screen locker that reads the password itself before it calls
+ * pam_authenticate, and whose conversation drops PAM_TEXT_INFO and
+ * PAM_ERROR_MSG, shows the user nothing of ours: with the setuid helper the
+ * sensor would wait, armed, behind a screen that says "Verifying…" (a touch
+ * unlocks unprompted), and the password already typed would wait for our
+ * timeout.  Such a client gets the password at once, decided before anything
+ * is spawned, like the other cheap skips.
+ *
+ * By PAM service name, the name each locker passes to pam_start and its
+ * Debian package installs in /etc/pam.d (both files `auth include login`, so
+ * a fingerprint line in login reaches them):
+ *   i3lock    i3lock 2.14 (i3lock.c: pam_start("i3lock", ...); conv_callback
+ *             answers the prompts with the typed buffer and ignores the rest)
+ *   swaylock  swaylock 1.7 (pam.c: pam_start("swaylock", ...); its
+ *             handle_conversation answers the prompts, drops the messages)
+ * A fixed table, not a setting: the rule is about what the program does, and
+ * an administrator who runs a patched locker under another service name is
+ * not affected.  Lockers that show PAM's messages (xsecurelock, vlock,
+ * LightDM's and GDM's greeters) are not here.
+ */
+#include "clients.h"
+
+#include <stddef.h>
+#include <string.h>
+
+static const char *const silent_lockers[] = { "i3lock", "swaylock" };
+#define NSILENT_LOCKERS (sizeof(silent_lockers) / sizeof(silent_lockers[0]))
+
+const char *client_refusal(const char *service)
+{
+	for (size_t i = 0; i < NSILENT_LOCKERS; i++) {
+		if (strcmp(service, silent_lockers[i]) == 0)
+			return "the client shows no PAM messages and has the password already "
+			       "(a screen locker that reads it first)";
+	}
+	return NULL;
+}
