@@ -36,9 +36,10 @@ let package = Package(
         .target(name: "Fingerprint", dependencies: ["CFprint", "TouchAuthCore"]),
         .systemLibrary(name: "CShadow"),
         .systemLibrary(name: "CGettext"),
+        .systemLibrary(name: "CProcess"),
         .target(
             name: "TouchAuthPlatform", dependencies: ["TouchAuthCore", "CConfig", "Fingerprint", "CShadow", "CGettext"]),
-        .target(name: "TouchAuthPAM", dependencies: ["TouchAuthCore", "TouchAuthPlatform", "Fingerprint"]),
+        .target(name: "TouchAuthPAM", dependencies: ["TouchAuthCore", "TouchAuthPlatform", "Fingerprint", "CProcess"]),
         .target(
             name: "TouchAuthCommands",
             dependencies: ["TouchAuthCore", "TouchAuthPlatform", "TouchAuthPAM", "Fingerprint"]),

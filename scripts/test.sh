@@ -102,7 +102,7 @@ suite "config files: the helper's dump" 72 pam/tests/check_config_files.sh "$HEL
 suite "config file checks (owner, mode, links, size): the helper's dump" 13 sh pam/tests/test_config_files_perms.sh "$HELPER_BIN" config-dump --config
 suite "e2e: faulty helpers never authenticate" 82 pam/tests/e2e_fake_helpers.sh
 suite "e2e: security (user names, links and owners, faults, socket mode, valgrind)" 133 tests/e2e/security.sh
-suite "e2e: unprivileged callers (real sudo vs the caller's env, setuid helper for screen lockers)" 63 tests/e2e/unprivileged.sh
+suite "e2e: unprivileged callers (real sudo vs the caller's env, setuid helper for screen lockers)" 66 tests/e2e/unprivileged.sh
 suite "fuzz: the shim's reply and option parsers (libFuzzer, ASan+UBSan)" 2 pam/fuzz/run.sh
 suite "fuzz: the helper's config, request and state decoders (Swift libFuzzer, ASan)" 3 tests/fuzz/run.sh
 suite "e2e: core flow (virtual sensor, pam_unix, pamtester)" 44 tests/e2e/core_flow.sh

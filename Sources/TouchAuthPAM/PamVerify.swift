@@ -1,3 +1,4 @@
+import CProcess
 import Fingerprint
 import Glibc
 import TouchAuthCore
@@ -292,10 +293,24 @@ enum Termination {
         }, nil)
         if started == 0 {
             pthread_detach(thread)
+            dieWithTheHost()
         } else {
             // No thread to take it: SIGTERM ends the helper as before (the charge stays).
             pthread_sigmask(SIG_UNBLOCK, &set, nil)
         }
+    }
+
+    /// The host gone (GDM stops the other conversation's worker with SIGTERM and the worker
+    /// `_exit`s inside pam_authenticate; a screen locker killed): SIGTERM, which takes the path
+    /// above (the scan cancelled, its charge refunded), instead of the module's parent-death
+    /// SIGKILL, which left the charge as a strike (each GDM password login while the finger
+    /// waited cost one). The setuid helper had no parent-death signal at all: `execve` of a
+    /// setuid file clears it, so it outlived a killed locker with the sensor armed until its
+    /// timeout. This gives no caller anything new: the real uid may send the helper SIGTERM
+    /// itself. A host that died before the prctl: SIGTERM at once.
+    private static func dieWithTheHost() {
+        let host = getppid()
+        if touchauth_set_parent_death_signal(SIGTERM) != 0 || getppid() != host { kill(getpid(), SIGTERM) }
     }
 
     /// The scan's cancellable, cancelled at once if SIGTERM already came; nil before it goes.

@@ -216,16 +216,24 @@ check "b. ...no strike left (the scan's charge, cleared by the password's authsu
     test "$(strikes)" = 0
 echo "#   b. password verified after ${PW_MS} ms (from the start of both conversations)"
 
-# The same without the authsucc line in gdm-password: measured, not asserted (NOTES.md).
+# The same without the authsucc line in gdm-password: the stopped worker's helper gets SIGTERM as
+# its parent-death signal (PamVerify.swift's Termination), cancels the scan and gives its charge
+# back. Before, it died by the module's parent-death SIGKILL with the charge on disk: each
+# password login while the finger waited cost a strike, five locked the finger (NOTES.md).
 GDM_PAMD="$T/pam.d-norecord"
 fresh_state
 gdm_start
 gdm_wait "[gdm-fingerprint] info: $PROMPT"
 for _ in $(seq 250); do listening && break; sleep 0.02; done
+FP_HELPER=$(pgrep -P "$(pid_of_worker gdm-fingerprint)" -x touchauth)
 type_password
 gdm_end
 unset GDM_PAMD
-echo "#   b. without gdm-password's authsucc line: $(has "gdm: logged in by gdm-password" && echo "logged in by the password" || echo "NOT logged in"); strikes after the fingerprint worker was stopped: $(strikes) (the helper died by SIGKILL with its charge unrefunded)"
+check "b. without gdm-password's authsucc line: logged in by the password" has "gdm: logged in by gdm-password"
+check "b. ...the stopped worker's helper is gone" eval '[ -n "$FP_HELPER" ] && wait_gone "$FP_HELPER"'
+OUT="state: $(cat "$STATE/$TUID" 2>/dev/null | tr '\n' ' ')"
+check "b. ...and gave its charge back: no strike (the helper's parent-death SIGTERM, not SIGKILL)" \
+    test "$(strikes)" = 0
 
 # =============================================================================================
 echo "# c. three wrong fingers, then the password"

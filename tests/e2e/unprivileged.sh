@@ -42,6 +42,8 @@ printf '%s\n' 'Defaults !lecture, timestamp_timeout=0' 'root ALL=(ALL:ALL) ALL' 
 chmod 0440 "$T/sudoers"
 mkdir -m 0755 "$W/svc"
 printf '%s\n' "auth required $MODULE debug" "account required pam_permit.so" > "$W/svc/locker"
+# The same with a prompt that outlasts every wait here (timeout is a key a locker may pass).
+printf '%s\n' "auth required $MODULE debug timeout=60" "account required pam_permit.so" > "$W/svc/locker-long"
 
 syslog_start
 TMUX_SOCK="$W/tmux.sock"
@@ -384,5 +386,33 @@ done
 check "three helpers SIGKILLed mid-scan by their user: 3 strikes on disk" test "$(strikes)" = 3
 direct "$W/u/plain.req" "SCAN tu-right-index"
 check "(control) the right finger still works and clears them" test "$(strikes)" = 0
+
+echo "# the screen locker killed while its prompt is up: the setuid helper goes too, and gives its charge back"
+# execve of a setuid file clears the parent-death signal the module set, so this helper outlived
+# its killed locker, sensor armed, until its own timeout. It now sets SIGTERM itself (PamVerify's
+# Termination): the scan is cancelled and its charged strike refunded, as after Enter.
+fresh_state
+rm -f "$SOCK"
+as_user setsid -w timeout 30 env LD_PRELOAD=libpam_wrapper.so PAM_WRAPPER=1 \
+    PAM_WRAPPER_SERVICE_DIR="$W/svc" pamtester -v -I tty=:0 locker-long "$TUSER" authenticate < /dev/null > /dev/null 2>&1 &
+LOCKER_JOB=$!
+PT=$(descendant "$LOCKER_JOB" pamtester 5)
+LPID=$(child_of "${PT:-0}" touchauth 5)
+for _ in $(seq 500); do [ -S "$SOCK" ] && break; sleep 0.01; done  # the sensor is armed
+OUT="pamtester ${PT:-none}, helper ${LPID:-none}, state: $(tr '\n' ' ' < "$T/state/$TUID" 2>/dev/null)"
+check "(control) the locker's helper is up, its strike charged on disk (strikes 1)" \
+    eval '[ -n "$LPID" ] && [ -S "$SOCK" ] && [ "$(strikes)" = 1 ]'
+kill -KILL "${PT:-0}"
+wait "$LOCKER_JOB" 2>/dev/null
+# Gone: no /proc entry, or a zombie its new parent has not reaped yet.
+helper_gone() { local st; st=$(sed -n 's/^[0-9]* ([^)]*) \(.\).*/\1/p' "/proc/${LPID:-0}/stat" 2>/dev/null); [ -z "$st" ] || [ "$st" = Z ]; }
+for _ in $(seq 1000); do helper_gone && break; sleep 0.01; done
+OUT="helper ${LPID:-none}: $(grep -E '^(State|PPid):' "/proc/${LPID:-0}/status" 2>/dev/null | tr '\n' ' ')"
+check "the locker SIGKILLed: its setuid helper is gone within 10 s (not at its 60 s timeout)" \
+    eval '[ -n "$LPID" ] && helper_gone'
+pkill -KILL -x -U "$TUSER" touchauth 2>/dev/null
+OUT="state: $(tr '\n' ' ' < "$T/state/$TUID" 2>/dev/null)"
+check "...and it gave the scan's charge back (strikes 0): the locker's death is no wrong finger" \
+    test "$(strikes)" = 0
 
 summary
