@@ -14,7 +14,7 @@
 #
 # PREFIX is /usr by default. The module, config, state and profile go where PAM, the helper and
 # pam-auth-update look for them, whatever the prefix. DESTDIR (or --destdir) stages everything
-# under a directory (scripts/package.sh uses it); then root is not needed. /etc/pam.d is never
+# under a directory (debian/rules uses it); then root is not needed. /etc/pam.d is never
 # changed: the command that enables the profile is printed at the end. Running it again is
 # harmless. --list prints the files it installs (scripts/uninstall.sh removes those).
 # --setuid installs the helper setuid root (4755) so screen lockers, which run PAM as the user,

@@ -4,11 +4,13 @@
 # /etc/pam.d (no pam_wrapper) and pamtester on the real `login` service gets the fingerprint,
 # the password after three wrong fingers, and Chinese prompts under zh_CN/zh_TW locales; the
 # manual pages are found; uninstall.sh leaves no file behind and the password still works. Then
-# the same with the .deb (package.sh, lintian, apt-get install, apt-get purge).
+# the same with the .deb that package.sh builds with dpkg-buildpackage from debian/ (stripped,
+# touchauth-dbgsym, lintian without errors or warnings, LICENSE and copyright, the maintainer
+# scripts registering and removing the profiles, apt-get install, remove, purge).
 # Root on a throwaway machine: it changes /etc/pam.d/common-* through pam-auth-update and puts
 # them back afterwards whatever happens.
 source "$(dirname "$0")/../../scripts/lib.sh"
-ensure_packages $BUILD_PACKAGES pamtester python3 locales man-db lintian dpkg-dev binutils
+ensure_packages $BUILD_PACKAGES pamtester python3 locales man-db lintian dpkg-dev debhelper binutils
 source "$(dirname "$0")/lib.sh"
 
 # glibc only translates in a locale that exists.
@@ -265,23 +267,80 @@ check "after uninstall the password authenticates ($SERVICE)" succeeded
 check "...with no fingerprint prompt" lacks "fingerprint"
 
 echo "# the .deb"
+OUT=$(cat "$ROOT/LICENSE" 2>&1)
+check "LICENSE is the Apache-2.0 text Debian ships (/usr/share/common-licenses/Apache-2.0)" \
+    cmp -s "$ROOT/LICENSE" /usr/share/common-licenses/Apache-2.0
+# debian/control's Build-Depends are what build.sh installs, less what build-essential brings.
+OUT=$(diff <(printf '%s\n' $BUILD_PACKAGES | grep -vx -e gcc -e make | sort) \
+    <(sed -n '/^Build-Depends:/,/^[A-Z]/s/^ \([a-z0-9][a-z0-9.+-]*\).*/\1/p' "$ROOT/debian/control" |
+      grep -vx debhelper-compat | sort) 2>&1)
+check "debian/control's Build-Depends are scripts/lib.sh's BUILD_PACKAGES (less gcc, make)" test -z "$OUT"
 OUT=$("$ROOT/scripts/package.sh" 2>&1)
 check "package.sh builds the .deb" test $? -eq 0
-DEB=$(ls "$ROOT"/dist/touchauth_*_"$(dpkg --print-architecture)".deb | head -n 1)
+VERSION=$(dpkg-parsechangelog -l "$ROOT/debian/changelog" -S Version)
+ARCH=$(dpkg --print-architecture)
+DEB="$ROOT/dist/touchauth_${VERSION}_$ARCH.deb"
+DBGSYM="$ROOT/dist/touchauth-dbgsym_${VERSION}_$ARCH.deb"
+CHANGES="$ROOT/dist/touchauth_${VERSION}_$ARCH.changes"
+check "...by dpkg-buildpackage: dist/ has the .deb, touchauth-dbgsym, .buildinfo, .changes" \
+    test -f "$DEB" -a -f "$DBGSYM" -a -f "${CHANGES%.changes}.buildinfo" -a -f "$CHANGES"
+check "...the version of debian/changelog" test "$(dpkg-deb -f "$DEB" Version)" = "$VERSION"
 OUT=$(dpkg-deb -f "$DEB" Depends)
 check "Depends: libfprint-2-2" has "libfprint-2-2"
 check "Depends: libpam0g" has "libpam0g"
 check "Depends: libsystemd0 (the module's sd-login)" has "libsystemd0"
-OUT=$(lintian --display-info "$DEB" 2>&1 | grep -v 'running with root privileges')
+OUT=$(dpkg-deb -c "$DEB")
+check "every file in the .deb is root's (Rules-Requires-Root: no, dpkg-deb --root-owner-group)" \
+    test -z "$(awk '$2 != "root/root"' <<<"$OUT")"
+# Stripped by dh_strip; the debug info in touchauth-dbgsym under the binaries' build ids.
+mkdir -p "$T/deb" "$T/dbgsym"
+dpkg-deb -x "$DEB" "$T/deb" && dpkg-deb -x "$DBGSYM" "$T/dbgsym"
+OUT=$(dpkg-deb -f "$DBGSYM")
+check "touchauth-dbgsym: dh_strip's debug-symbols package for touchauth (= $VERSION)" \
+    test "$(grep -cx -e "Package: touchauth-dbgsym" -e "Depends: touchauth (= $VERSION)" \
+            -e "Auto-Built-Package: debug-symbols" <<<"$OUT")" -eq 3
+echo "    helper: $(stat -c %s "$HELPER") bytes as built (.build/release), in the .deb:"
+for bin in usr/libexec/touchauth/touchauth "${PAMDIR#/}/pam_touchauth.so"; do
+    OUT=$(readelf -S --wide "$T/deb/$bin" 2>&1)
+    check "packaged $(basename "$bin"): stripped (no .symtab, no .debug_*)" \
+        test -z "$(grep -E '\.symtab|\.debug_' <<<"$OUT")" -a -n "$(grep -F .dynsym <<<"$OUT")"
+    id=$(readelf -n "$T/deb/$bin" | sed -n 's/^ *Build ID: \([0-9a-f]*\)$/\1/p')
+    OUT=$(readelf -S --wide "$T/dbgsym/usr/lib/debug/.build-id/${id:0:2}/${id:2}.debug" 2>&1)
+    check "touchauth-dbgsym: $(basename "$bin")'s debug info under its build id (${id:-none})" \
+        test -n "$id" -a -n "$(grep -F .debug_info <<<"$OUT")"
+    echo "    $bin: $(stat -c %s "$T/deb/$bin") bytes, its debug info" \
+         "$(stat -c %s "$T/dbgsym/usr/lib/debug/.build-id/${id:0:2}/${id:2}.debug" 2>&1) (compressed)"
+done
+echo "    .deb $(stat -c %s "$DEB") bytes, touchauth-dbgsym $(stat -c %s "$DBGSYM")"
+# The .changes names the .deb, touchauth-dbgsym and the .buildinfo: lintian checks them all.
+OUT=$(lintian --display-info --pedantic "$CHANGES" 2>&1 | grep -v 'running with root privileges')
 echo "${OUT:-(nothing to report)}" | sed 's/^/    lintian: /'
 check "lintian: no errors" lacks "E: "
+check "lintian: no warnings" lacks "W: "
 OUT=$(DEBIAN_FRONTEND=noninteractive apt-get install -y "$DEB" 2>&1)
 check "apt-get install ./touchauth_*.deb succeeds" test $? -eq 0
+OUT=$(cat /usr/share/doc/touchauth/copyright 2>&1)
+check "/usr/share/doc/touchauth/copyright: DEP-5" has "Format: https://www.debian.org/doc/packaging-manuals/copyright-format/1.0/"
+check "...Files: * under Apache-2.0" test "$(sed -n '/^Files: \*$/,/^$/s/^License: //p' <<<"$OUT")" = Apache-2.0
+check "...pointing to /usr/share/common-licenses/Apache-2.0" has '"/usr/share/common-licenses/Apache-2.0"'
+OUT=$(zcat /usr/share/doc/touchauth/changelog.gz 2>&1)
+check "/usr/share/doc/touchauth/changelog.gz: debian/changelog ($VERSION)" has "touchauth ($VERSION) "
+OUT=$(dpkg-query -W -f='${Conffiles}' touchauth 2>&1)
+check "/etc/security/touchauth.conf is a conffile" grep -q "^ $CONF [0-9a-f]" <<<"$OUT"
+OUT=$(cat /var/lib/pam/seen 2>&1)
+check "postinst registered both profiles with pam-auth-update (/var/lib/pam/seen)" \
+    test "$(grep -cx -e touchauth -e touchauth-unlock <<<"$OUT")" -eq 2
 OUT=$(cat /etc/pam.d/common-auth)
 check "the package does not enable the finger" test -z "$(grep pam_touchauth <<<"$OUT" | grep -vw authsucc)"
 check "...but records a succeeded password (touchauth-unlock, Default: yes)" has "pam_touchauth.so authsucc"
 OUT=$(pam-auth-update --enable touchauth 2>&1)
 check "pam-auth-update --enable touchauth (package)" grep -q pam_touchauth /etc/pam.d/common-auth
+# The same version again: the old prerm (upgrade) and the new postinst (configure) run.
+OUT=$(dpkg -i "$DEB" 2>&1)
+check "dpkg -i over itself (prerm upgrade, postinst configure) succeeds" test $? -eq 0
+OUT=$(cat /etc/pam.d/common-auth)
+check "...and keeps the finger the administrator enabled" \
+    test -n "$(grep pam_touchauth <<<"$OUT" | grep -vw authsucc)" -a -n "$(grep -w authsucc <<<"$OUT")"
 OUT=$(stat -c '%a %U' /var/lib/touchauth 2>&1)
 check "postinst made /var/lib/touchauth 700 root" test "$OUT" = "700 root"
 test_config
@@ -295,5 +354,23 @@ OUT=$(diff "$T/before" "$T/after")
 check "after purge no file of ours is left" test -z "$OUT"
 realpam "LANG=C.UTF-8" "$TPASS"
 check "after purge the password authenticates ($SERVICE)" succeeded
+
+echo "# the .deb: apt-get remove (prerm), then purge"
+OUT=$(DEBIAN_FRONTEND=noninteractive apt-get install -y "$DEB" 2>&1 && pam-auth-update --enable touchauth 2>&1)
+check "apt-get install again, and --enable touchauth" grep -q 'pam_touchauth\.so *$' /etc/pam.d/common-auth
+OUT=$(DEBIAN_FRONTEND=noninteractive apt-get remove -y touchauth 2>&1)
+check "apt-get remove touchauth succeeds" test $? -eq 0
+check "prerm took both profiles out of common-* (as before the test)" test "$(pam_md5)" = "$BEFORE_MD5"
+OUT=$(cat /var/lib/pam/seen 2>&1)
+check "...and out of pam-auth-update's records (/var/lib/pam/seen)" test "$(grep -cx -e touchauth -e touchauth-unlock <<<"$OUT")" -eq 0
+check "...the module and the helper are gone" test ! -e "$PAMDIR/pam_touchauth.so" -a ! -e /usr/libexec/touchauth/touchauth
+check "...the config (a conffile) and the state stay until purge" test -f "$CONF" -a -d /var/lib/touchauth
+realpam "LANG=C.UTF-8" "$TPASS"
+check "after remove the password authenticates ($SERVICE)" succeeded
+OUT=$(DEBIAN_FRONTEND=noninteractive apt-get purge -y touchauth 2>&1)
+check "apt-get purge of the removed package succeeds" test $? -eq 0
+snapshot "$T/after"
+OUT=$(diff "$T/before" "$T/after")
+check "after remove and purge no file of ours is left" test -z "$OUT"
 
 summary
