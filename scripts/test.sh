@@ -119,7 +119,7 @@ suite "e2e: network logins through real sshd on loopback (password, keyboard-int
 suite "e2e: the touchauth command (enroll, list, delete, verify, enable/disable, doctor; match-on-chip)" 69 tests/e2e/cli.sh
 suite "e2e: scripts/demo.sh tells the story its headings say (each step's outcome)" 13 tests/e2e/demo.sh
 suite "e2e: fprintd interop both ways (real fprintd, private bus, dbusmock polkit)" 13 tests/e2e/fprintd.sh
-suite "e2e: install, pam-auth-update, real /etc/pam.d, translations, man, uninstall, .deb" 145 tests/e2e/install.sh
+suite "e2e: install, pam-auth-update, real /etc/pam.d, translations, man, uninstall, the .deb built by dpkg-buildpackage" 172 tests/e2e/install.sh
 
 # One line per suite (checks passed and failed, assertions, wall time), then the total.
 echo
