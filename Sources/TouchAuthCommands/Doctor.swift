@@ -3,12 +3,16 @@ import Glibc
 import TouchAuthCore
 import TouchAuthPlatform
 
-/// `touchauth doctor`: one line per check, OK / WARN / FAIL, in plain words. Exits non-zero
-/// when anything FAILs. Reads only; changes nothing.
+/// `touchauth doctor`: one line per check, OK / WARN / FAIL, in plain words, then the summary
+/// line (DoctorSummary.swift). Exits non-zero when anything FAILs. Reads only; changes nothing.
 /// The level words and the check names are keys a script may grep: never translated; the
 /// details are (`tr`).
 enum Doctor {
-    enum Level: String { case ok = "OK", warn = "WARN", fail = "FAIL" }
+    enum Level: String, Comparable {
+        case ok = "OK", warn = "WARN", fail = "FAIL"
+        private var rank: Int { self == .ok ? 0 : self == .warn ? 1 : 2 }
+        static func < (a: Level, b: Level) -> Bool { a.rank < b.rank }
+    }
 
     struct Finding {
         let level: Level
@@ -21,26 +25,30 @@ enum Doctor {
         var findings: [Finding] = []
         func note(_ level: Level, _ check: String, _ detail: String) { findings.append(Finding(level: level, check: check, detail: detail)) }
 
+        note(.ok, "version", "touchauth \(Release.version)")
         let config = configCheck(options.config, note)
         directoryChecks(config, note)
         fileCheck("helper", config.helper, executable: true, note)
         let pamDir = securityDir()
         fileCheck("module", pamDir.map { "\($0)/pam_touchauth.so" } ?? tr("pam_touchauth.so (no PAM module directory found)"), executable: false, note)
-        pamStacks(options.pamDir ?? "/etc/pam.d", note)
+        let services = pamStacks(options.pamDir ?? "/etc/pam.d", note)
         presence(note)
 
         let name = options.user ?? Accounts.name(of: Caller.defaultUID) ?? "root"
         guard let (user, uid) = Accounts.lookUp(name) else { throw .failed(tr("doctor: no such user '\(name)'")) }
-        sensorChecks(config, user: user, note)
-        userChecks(config, user: user, uid: uid, note)
+        let (sensors, prints) = sensorChecks(config, user: user, note)
+        let lockout = userChecks(config, user: user, uid: uid, note)
 
+        let summary = Summary(
+            findings: findings, user: user.value, prints: prints, sensors: sensors, services: services, lockout: lockout,
+            enabled: !StateStore(directory: config.stateDir).isDisabled(uid))
         if options.json {
             let items = findings.map {
                 "{\"level\":\(Status.json($0.level.rawValue)),\"check\":\(Status.json($0.check)),\"detail\":\(Status.json($0.detail))}"
             }
-            Files.write("[" + items.joined(separator: ",") + "]\n", to: 1)
+            Files.write("[" + (items + [summary.json]).joined(separator: ",") + "]\n", to: 1)
         } else {
-            Files.write(findings.map { "\($0.level.rawValue.padding(4)) \($0.check): \($0.detail)\n" }.joined(), to: 1)
+            Files.write(findings.map { "\($0.level.rawValue.padding(4)) \($0.check): \($0.detail)\n" }.joined() + summary.line + "\n", to: 1)
         }
         let failed = findings.filter { $0.level == .fail }.count
         if failed > 0 { throw .failed(failed == 1 ? tr("doctor: 1 check FAILED") : tr("doctor: \(failed) checks FAILED")) }
@@ -64,8 +72,9 @@ enum Doctor {
         }
     }
 
-    /// The sensors, and the user's prints on them.
-    static func sensorChecks(_ config: Config, user: UserName, _ note: (Level, String, String) -> Void) {
+    /// The sensors, and the user's prints on them. Returns the sensors' labels and the count of
+    /// the user's prints, for the summary.
+    static func sensorChecks(_ config: Config, user: UserName, _ note: (Level, String, String) -> Void) -> ([String], Int) {
         Sensor.configure(config)
         let context = Context()
         let devices = context.devices()
@@ -91,21 +100,24 @@ enum Doctor {
                 note(.ok, "prints", tr("\(user): \(finger) on \(label)"))
             }
         }
+        return (devices.map(Sensor.label), entries.count)
     }
 
-    /// The user's switch, strikes and lockout.
-    static func userChecks(_ config: Config, user: UserName, uid: uid_t, _ note: (Level, String, String) -> Void) {
+    /// The user's switch, strikes and lockout. Returns the lockout's summary value.
+    static func userChecks(_ config: Config, user: UserName, uid: uid_t, _ note: (Level, String, String) -> Void) -> String {
         let states = StateStore(directory: config.stateDir)
         if states.isDisabled(uid) { note(.warn, "switch", tr("\(user): fingerprint turned off (touchauth enable --user \(user))")) }
         do {
             let state = try states.load(uid)
             if TrustPolicy(config).isLockedOut(state, now: Facts.now()) {
                 note(.warn, "lockout", tr("\(user): locked after \(state.strikes) failures in a row (the password, or touchauth unlock \(user))"))
-                return
+                return "locked"
             }
             note(.ok, "lockout", tr("\(user): not locked (\(state.strikes) of \(config.lockoutThreshold) strikes)"))
+            return "no"
         } catch {
             note(.fail, "lockout", tr("\(user): state unusable, treated as locked: \(error) (touchauth unlock \(user))"))
+            return "unusable"
         }
     }
 
