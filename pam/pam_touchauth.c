@@ -29,6 +29,7 @@
 #include "options.h"
 #include "presence.h"
 #include "protocol.h"
+#include "version.h"
 
 #define USER_NAME_MAX 256
 
@@ -365,6 +366,9 @@ PAM_EXTERN int pam_sm_authenticate(pam_handle_t *pamh, int flags, int argc, cons
 		retval = PAM_AUTHINFO_UNAVAIL;
 		goto out;
 	}
+	if (opts.debug)
+		pam_syslog(pamh, LOG_DEBUG, "pam_touchauth " TOUCHAUTH_VERSION ", helper %s",
+			   opts.helper);
 
 	retval = pam_get_user(pamh, &user, NULL);
 	if (retval != PAM_SUCCESS || user == NULL) {

@@ -2,7 +2,9 @@
 """Writes the gettext template of the helper's messages: po/extract.py > po/touchauth.pot
 
 xgettext does not read Swift, so this reads the string literals of the message table
-(Sources/TouchAuthCore/Message.swift) and turns each into a msgid by the rule of
+(Sources/TouchAuthCore/Message.swift), and the literal of every `tr("...")` and
+`translatable("...")` of the command line (Sources/TouchAuthCommands, Sources/TouchAuthPlatform:
+Gettext.swift), and turns each into a msgid by the rule of
 LocalizedText.swift: every interpolation \\(...) becomes %s, or %1$s, %2$s, ... when the literal
 has several; a literal % becomes %%. It adds the values the table interpolates that have a
 translation of their own: the finger names of Finger.swift as spoken ("left index finger") and
@@ -95,6 +97,42 @@ def msgid(pieces):
     return out
 
 
+COMMAND_DIRS = ["Sources/TouchAuthCommands", "Sources/TouchAuthPlatform"]
+MARKER = re.compile(r"\b(tr|translatable)\(")
+
+
+def in_comment(source, at):
+    """Whether position `at` is after a // that is outside a string literal on its line."""
+    line = source[source.rfind("\n", 0, at) + 1:at]
+    quoted = False
+    for i, c in enumerate(line):
+        if c == '"' and (i == 0 or line[i - 1] != "\\"):
+            quoted = not quoted
+        elif not quoted and line.startswith("//", i):
+            return True
+    return False
+
+
+def marked(path):
+    """The literal of each tr("...") / translatable("...") in one Swift file, nested ones too (an
+    argument of another marked literal). `tr(value)` retranslates a marked value: skipped. A
+    literal must close the call: tr("a" + b) would hide its text from gettext, so it stops the run."""
+    source = read(path)
+    for m in MARKER.finditer(source):
+        if in_comment(source, m.start()) or source[m.start() - 1:m.start()] in (".", "_"):
+            continue
+        i = m.end()
+        if source[i] != '"':
+            continue
+        if source.startswith('"""', i):
+            sys.exit(f"extract.py: {path}: multi-line string literal in {m.group(1)}(...)")
+        pieces, end = string_literal(source, i + 1)
+        if source[end] != ")":
+            line = source.count("\n", 0, m.start()) + 1
+            sys.exit(f"extract.py: {path}:{line}: {m.group(1)}(...) must hold one string literal and nothing else")
+        yield pieces
+
+
 def read(path):
     with open(os.path.join(ROOT, path), encoding="utf-8") as f:
         return f.read()
@@ -107,6 +145,12 @@ def entries():
         text = msgid(pieces)
         if text.strip():
             seen.setdefault(text, MESSAGES)
+    for directory in COMMAND_DIRS:
+        for name in sorted(os.listdir(os.path.join(ROOT, directory))):
+            if name.endswith(".swift"):
+                path = f"{directory}/{name}"
+                for pieces in marked(path):
+                    seen.setdefault(msgid(pieces), path)
     # Finger.spokenName: fprintd's name with spaces for dashes.
     for name in re.findall(r'case \.\w+: "([a-z-]+)"', read(FINGERS)):
         seen.setdefault(name.replace("-", " "), FINGERS)

@@ -8,6 +8,9 @@
 #   state         /var/lib/touchauth (root, 0700)
 #   manual pages  PREFIX/share/man/man{1,5,8}
 #   translations  PREFIX/share/locale/<lang>/LC_MESSAGES/touchauth.mo
+#   completions   bash: PREFIX/share/bash-completion/completions/touchauth (with PREFIX /usr:
+#                 pkg-config's completionsdir of bash-completion, where it looks); zsh:
+#                 /usr/share/zsh/vendor-completions/_touchauth (PREFIX/share/zsh/site-functions)
 #   profiles      /usr/share/pam-configs/touchauth (pam-auth-update: the finger; not enabled)
 #                 /usr/share/pam-configs/touchauth-unlock (records a succeeded password; Default:
 #                 yes, so the next pam-auth-update run, e.g. --enable touchauth, enables it)
@@ -35,7 +38,7 @@ while [ $# -gt 0 ]; do
         --no-build) BUILD=no ;;
         --list) LIST=yes ;;
         --setuid) HELPER_MODE=4755 ;;
-        -h|--help) sed -n '2,21p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+        -h|--help) sed -n '2,24p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
         *) echo "install.sh: unknown argument '$1' (see --help)" >&2; exit 2 ;;
     esac
     shift
@@ -68,6 +71,14 @@ PROFILES="touchauth touchauth-unlock"
 PROFILEDIR=/usr/share/pam-configs
 MANPAGES="touchauth.1 touchauth.conf.5 pam_touchauth.8"
 LANGS=$(cat "$ROOT/po/LINGUAS")
+# Shell completions (completions/): where bash-completion and Debian's zsh look for them.
+BASH_COMPLETION=$PREFIX/share/bash-completion/completions/touchauth
+ZSH_COMPLETION=$PREFIX/share/zsh/site-functions/_touchauth
+if [ "$PREFIX" = /usr ]; then
+    dir=$(pkg-config --variable=completionsdir bash-completion 2>/dev/null || true)
+    [ -z "$dir" ] || BASH_COMPLETION=$dir/touchauth
+    ZSH_COMPLETION=/usr/share/zsh/vendor-completions/_touchauth
+fi
 
 # Everything this script puts on the system but the config and the state directory (those are
 # the administrator's and the users' data: uninstall.sh keeps them unless --purge).
@@ -78,6 +89,8 @@ installed_files() {
     for page in $MANPAGES; do echo "$MANDIR/man${page##*.}/$page.gz"; done
     for lang in $LANGS; do echo "$LOCALEDIR/$lang/LC_MESSAGES/touchauth.mo"; done
     for profile in $PROFILES; do echo "$PROFILEDIR/$profile"; done
+    echo "$BASH_COMPLETION"
+    echo "$ZSH_COMPLETION"
 }
 
 if [ "$LIST" = yes ]; then
@@ -137,6 +150,9 @@ done
 for lang in $LANGS; do
     put 0644 "$ROOT/po/$lang.mo" "$LOCALEDIR/$lang/LC_MESSAGES/touchauth.mo"
 done
+
+put 0644 "$ROOT/completions/touchauth.bash" "$BASH_COMPLETION"
+put 0644 "$ROOT/completions/touchauth.zsh" "$ZSH_COMPLETION"
 
 # The pam-auth-update profiles: the finger (Primary block, before pam_unix) and the recorder
 # (Additional block, reached only when a primary module such as pam_unix succeeded).

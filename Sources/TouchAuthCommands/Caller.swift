@@ -26,20 +26,20 @@ enum Caller {
     static var isRoot: Bool { getuid() == 0 }
 
     /// The user named by `--user`, or the invoking user. A caller that is not root may name
-    /// only itself (`verb` says what it was trying: "enroll", "delete the prints of", ...).
-    static func target(_ options: Options, _ command: String, verb: String) throws(CommandError) -> (UserName, uid_t) {
+    /// only itself (`denied` says what it was trying: "only root may enroll another user").
+    static func target(_ options: Options, _ command: String, denied: LocalizedText) throws(CommandError) -> (UserName, uid_t) {
         let name: String
         if let given = options.user {
             name = given
         } else {
             guard let own = Accounts.name(of: defaultUID) else {
-                throw .failed("\(command): uid \(defaultUID) has no account name (use --user)")
+                throw .failed(tr("\(command): uid \(defaultUID) has no account name (use --user)"))
             }
             name = own
         }
-        guard let (user, uid) = Accounts.lookUp(name) else { throw .failed("\(command): no such user '\(name)'") }
+        guard let (user, uid) = Accounts.lookUp(name) else { throw .failed(tr("\(command): no such user '\(name)'")) }
         guard isRoot || uid == getuid() else {
-            throw .failed("\(command): only root may \(verb) another user (\(user))")
+            throw .failed("\(command): \(tr(denied)) (\(user))")
         }
         return (user, uid)
     }
@@ -47,7 +47,7 @@ enum Caller {
     /// Commands that write root's files (prints, state) need root's privileges.
     static func requireRoot(_ command: String) throws(CommandError) {
         guard geteuid() == 0 else {
-            throw .failed("\(command): must be run as root (try: sudo touchauth \(command))")
+            throw .failed(tr("\(command): must be run as root (try: sudo touchauth \(command))"))
         }
     }
 }

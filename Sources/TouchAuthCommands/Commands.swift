@@ -3,12 +3,14 @@ import TouchAuthCore
 import TouchAuthPAM
 import TouchAuthPlatform
 
-/// A command: its name, the options it takes (`true`: takes a value), one line of help, and
-/// what it does with the parsed options.
+/// A command: its name, the options it takes (`true`: takes a value), its synopsis (the same in
+/// every language, as a manual page's), a note for the help (translated), and what it does
+/// with the parsed options. contrib/completion checks its lists against `touchauth --help`.
 struct Command: Sendable {
     let name: String
     let options: [String: Bool]
     let usage: String
+    var about: LocalizedText? = nil
     /// The option a bare word stands for (`touchauth unlock alice` = `--user alice`).
     var positional: String? = nil
     let run: @Sendable (Options) throws(CommandError) -> Void
@@ -17,7 +19,8 @@ struct Command: Sendable {
 let commands: [Command] = [
     Command(
         name: "pam-verify", options: [:],
-        usage: "touchauth pam-verify    (run by pam_touchauth.so; speaks docs/PROTOCOL.md on stdin/stdout)",
+        usage: "touchauth pam-verify",
+        about: translatable("run by pam_touchauth.so; speaks docs/PROTOCOL.md on stdin/stdout"),
         run: { _ throws(CommandError) in exit(PamVerify.run()) }),
     Command(
         name: "enroll", options: ["user": true, "finger": true, "config": true, "replace": false, "device": true],
@@ -33,15 +36,18 @@ let commands: [Command] = [
         run: Delete.run),
     Command(
         name: "verify", options: ["user": true, "device": true, "config": true],
-        usage: "touchauth verify [--user USER] [--device DRIVER/ID] [--config PATH]    (one scan; no PAM, no strikes)",
+        usage: "touchauth verify [--user USER] [--device DRIVER/ID] [--config PATH]",
+        about: translatable("one scan; no PAM, no strikes"),
         run: Verify.run),
     Command(
         name: "enable", options: ["user": true, "device": true, "config": true],
-        usage: "touchauth enable [--user USER] [--device DRIVER/ID] [--config PATH]    (after one matching scan)",
+        usage: "touchauth enable [--user USER] [--device DRIVER/ID] [--config PATH]",
+        about: translatable("after one matching scan"),
         run: Switch.enable),
     Command(
         name: "disable", options: ["user": true, "config": true],
-        usage: "touchauth disable [--user USER] [--config PATH]    (the password only, at once)",
+        usage: "touchauth disable [--user USER] [--config PATH]",
+        about: translatable("the password only, at once"),
         run: Switch.disable),
     Command(
         name: "doctor", options: ["user": true, "json": false, "pam-dir": true, "config": true],
@@ -49,7 +55,8 @@ let commands: [Command] = [
         run: Doctor.run),
     Command(
         name: "pam-account", options: [:],
-        usage: "touchauth pam-account   (run by pam_touchauth.so's authsucc line after a succeeded password)",
+        usage: "touchauth pam-account",
+        about: translatable("run by pam_touchauth.so's authsucc line after a succeeded password"),
         run: { _ throws(CommandError) in exit(PamAccount.run()) }),
     Command(
         name: "status", options: ["user": true, "json": false, "config": true],
@@ -61,7 +68,8 @@ let commands: [Command] = [
         run: Unlock.run),
     Command(
         name: "config-dump", options: ["config": true, "arguments": true, "restricted": false],
-        usage: "touchauth config-dump [--config PATH] [--arguments FILE [--restricted]]    (the settings as the helper reads them)",
+        usage: "touchauth config-dump [--config PATH] [--arguments FILE [--restricted]]",
+        about: translatable("the settings as the helper reads them"),
         run: ConfigDump.run),
 ]
 
@@ -69,23 +77,25 @@ let commands: [Command] = [
 public func main() -> Never {
     Caller.capture()  // sudo's SUDO_UID, before the environment goes
     Environment.sanitize()
-    Gettext.start()
-    Syslog.open()
     let arguments = Array(CommandLine.arguments.dropFirst())
+    Gettext.start(languageInC: arguments.first?.hasPrefix("pam-") != true)
+    Syslog.open()
     Privilege.restrict(arguments)  // a setuid run by a user: only pam-verify keeps root
-    let help = "usage:\n" + commands.map { "  \($0.usage)\n" }.joined()
-        + "fingers: " + Finger.allCases.map(\.name).joined(separator: ", ") + "\n"
     guard let name = arguments.first, name != "--help", name != "-h", name != "help" else {
-        Files.write(help, to: arguments.isEmpty ? 2 : 1)
+        Files.write(help(), to: arguments.isEmpty ? 2 : 1)
         exit(arguments.isEmpty ? 2 : 0)
     }
+    if name == "--version" || name == "version" {
+        Files.write("touchauth \(Release.version)\n", to: 1)  // for scripts: untranslated
+        exit(0)
+    }
     guard let command = commands.first(where: { $0.name == name }) else {
-        fail(.usage("touchauth: unknown command '\(name)' (see touchauth --help)"))
+        fail(.usage(tr("touchauth: unknown command '\(name)' (see touchauth --help)")))
     }
     do {
         let options = try parseOptions(Array(arguments.dropFirst()), for: command)
         if options["help"] != nil {
-            Files.write("usage: \(command.usage)\n", to: 1)
+            Files.write(tr("usage: \(usageLine(command))") + "\n", to: 1)
             exit(0)
         }
         try command.run(Options(options))
@@ -93,6 +103,18 @@ public func main() -> Never {
     } catch {
         fail(error)
     }
+}
+
+/// `touchauth --help`: every command's synopsis and note, the top-level options, the fingers.
+func help() -> String {
+    tr("usage:") + "\n" + commands.map { "  \(usageLine($0))\n" }.joined()
+        + "  touchauth --help | --version\n"
+        + tr("fingers: \(Finger.allCases.map(\.name).joined(separator: ", "))") + "\n"
+}
+
+/// A command's synopsis and its translated note: `touchauth verify [...]    (one scan; ...)`.
+func usageLine(_ command: Command) -> String {
+    command.usage + (command.about.map { "    (" + tr($0) + ")" } ?? "")
 }
 
 func fail(_ error: CommandError) -> Never {
@@ -112,7 +134,7 @@ func parseOptions(_ words: [String], for command: Command) throws(CommandError) 
         if word == "--help" || word == "-h" { return ["help": ""] }
         guard word.hasPrefix("--") else {
             guard let name = command.positional, options[name] == nil else {
-                throw .usage("\(command.name): unexpected argument '\(word)'")
+                throw .usage(tr("\(command.name): unexpected argument '\(word)'"))
             }
             options[name] = word
             continue
@@ -124,18 +146,18 @@ func parseOptions(_ words: [String], for command: Command) throws(CommandError) 
             name = String(name[..<eq])
         }
         guard let takesValue = command.options[name] else {
-            throw .usage("\(command.name): unknown option --\(name) (usage: \(command.usage))")
+            throw .usage(tr("\(command.name): unknown option --\(name) (usage: \(command.usage))"))
         }
-        guard options[name] == nil else { throw .usage("\(command.name): --\(name) given twice") }
+        guard options[name] == nil else { throw .usage(tr("\(command.name): --\(name) given twice")) }
         if takesValue {
             if value == nil, index < words.count {
                 value = words[index]
                 index += 1
             }
-            guard let value, !value.isEmpty else { throw .usage("\(command.name): --\(name) needs a value") }
+            guard let value, !value.isEmpty else { throw .usage(tr("\(command.name): --\(name) needs a value")) }
             options[name] = value
         } else {
-            guard value == nil else { throw .usage("\(command.name): --\(name) takes no value") }
+            guard value == nil else { throw .usage(tr("\(command.name): --\(name) takes no value")) }
             options[name] = ""
         }
     }

@@ -9,16 +9,16 @@ import TouchAuthPlatform
 enum Delete {
     static func run(_ options: Options) throws(CommandError) {
         guard (options.finger == nil) != !options.all else {
-            throw .usage("delete: give --finger FINGER or --all (usage: touchauth delete --finger FINGER | --all [--user USER])")
+            throw .usage(tr("delete: give --finger FINGER or --all (usage: touchauth delete --finger FINGER | --all [--user USER])"))
         }
         var finger: Finger?
         if let name = options.finger {
             guard let known = Finger(name: name) else {
-                throw .usage("delete: unknown finger '\(name)' (one of: \(Finger.allCases.map(\.name).joined(separator: ", ")))")
+                throw .usage(tr("delete: unknown finger '\(name)' (one of: \(Finger.allCases.map(\.name).joined(separator: ", ")))"))
             }
             finger = known
         }
-        let (user, _) = try Caller.target(options, "delete", verb: "delete the prints of")
+        let (user, _) = try Caller.target(options, "delete", denied: translatable("only root may delete the prints of another user"))
         try Caller.requireRoot("delete")
         let config = try Config.load(configPath: options.config)
         let store = PrintStore(root: config.printDir)
@@ -26,8 +26,12 @@ enum Delete {
             (finger == nil || entry.2 == finger) && (options.device == nil || "\(entry.0)/\(entry.1)" == options.device || entry.0 == options.device)
         }
         guard !chosen.isEmpty else {
-            throw .failed("delete: \(finger.map { "\($0.name) is" } ?? "no finger is") not enrolled for \(user)"
-                + (options.device.map { " on \($0)" } ?? ""))
+            switch (finger, options.device) {
+            case (let finger?, let device?): throw .failed(tr("delete: \(finger.name) is not enrolled for \(user) on \(device)"))
+            case (let finger?, nil): throw .failed(tr("delete: \(finger.name) is not enrolled for \(user)"))
+            case (nil, let device?): throw .failed(tr("delete: no finger is enrolled for \(user) on \(device)"))
+            case (nil, nil): throw .failed(tr("delete: no finger is enrolled for \(user)"))
+            }
         }
         Sensor.configure(config)
         let context = Context()
@@ -46,7 +50,7 @@ enum Delete {
             _ = rmdir("\(config.printDir)/\(user)/\(driver)")
             _ = rmdir("\(config.printDir)/\(user)")
             Syslog.log(LOG_NOTICE, "\(user): \(finger.name) deleted from \(driver)/\(deviceID)")
-            Files.write("Deleted \(finger.name) of \(user) (\(driver)/\(deviceID))\n", to: 1)
+            Files.write(tr("Deleted \(finger.name) of \(user) (\(driver)/\(deviceID))") + "\n", to: 1)
         }
     }
 
@@ -62,7 +66,7 @@ enum Delete {
             defer { device.close() }
             try device.deleteStored(print, cancellable)
         } catch {
-            Files.write("touchauth: warning: \(Sensor.label(device)): could not remove the chip's copy: \(error)\n", to: 2)
+            Files.write(tr("touchauth: warning: \(Sensor.label(device)): could not remove the chip's copy: \(error)") + "\n", to: 2)
         }
     }
 }

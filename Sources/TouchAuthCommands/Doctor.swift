@@ -3,10 +3,16 @@ import Glibc
 import TouchAuthCore
 import TouchAuthPlatform
 
-/// `touchauth doctor`: one line per check, OK / WARN / FAIL, in plain words. Exits non-zero
-/// when anything FAILs. Reads only; changes nothing.
+/// `touchauth doctor`: one line per check, OK / WARN / FAIL, in plain words, then the summary
+/// line (DoctorSummary.swift). Exits non-zero when anything FAILs. Reads only; changes nothing.
+/// The level words and the check names are keys a script may grep: never translated; the
+/// details are (`tr`).
 enum Doctor {
-    enum Level: String { case ok = "OK", warn = "WARN", fail = "FAIL" }
+    enum Level: String, Comparable {
+        case ok = "OK", warn = "WARN", fail = "FAIL"
+        private var rank: Int { self == .ok ? 0 : self == .warn ? 1 : 2 }
+        static func < (a: Level, b: Level) -> Bool { a.rank < b.rank }
+    }
 
     struct Finding {
         let level: Level
@@ -19,76 +25,100 @@ enum Doctor {
         var findings: [Finding] = []
         func note(_ level: Level, _ check: String, _ detail: String) { findings.append(Finding(level: level, check: check, detail: detail)) }
 
+        note(.ok, "version", "touchauth \(Release.version)")
         let config = configCheck(options.config, note)
-
-        // Directories and files that decide authentication: root's, written by root alone.
-        for (what, dir, missingLevel) in [("print_dir", config.printDir, Level.warn), ("state_dir", config.stateDir, .ok)] {
-            var st = stat()
-            if lstat(dir, &st) != 0 {
-                note(missingLevel, what, "\(dir) does not exist yet (created on first enrolment or strike)")
-            } else if st.st_mode & S_IFMT != S_IFDIR {
-                note(.fail, what, "\(dir) is not a directory")
-            } else if let why = Files.distrust(st) {
-                note(.fail, what, "\(dir) is \(why): refused by the helper")
-            } else {
-                note(.ok, what, "\(dir) root \(mode(st)), " + (st.st_mode & 0o077 == 0 ? "private" : "readable by others"))
-            }
-        }
+        directoryChecks(config, note)
         fileCheck("helper", config.helper, executable: true, note)
         let pamDir = securityDir()
-        fileCheck("module", pamDir.map { "\($0)/pam_touchauth.so" } ?? "pam_touchauth.so (no PAM module directory found)", executable: false, note)
-        pamStacks(options.pamDir ?? "/etc/pam.d", note)
+        fileCheck("module", pamDir.map { "\($0)/pam_touchauth.so" } ?? tr("pam_touchauth.so (no PAM module directory found)"), executable: false, note)
+        let services = pamStacks(options.pamDir ?? "/etc/pam.d", note)
         presence(note)
 
-        // Sensors and the user's prints on them.
         let name = options.user ?? Accounts.name(of: Caller.defaultUID) ?? "root"
-        guard let (user, uid) = Accounts.lookUp(name) else { throw .failed("doctor: no such user '\(name)'") }
-        Sensor.configure(config)
-        let context = Context()
-        let devices = context.devices()
-        if devices.isEmpty { note(.fail, "sensor", "no fingerprint reader found (is it supported by libfprint? lsusb; fprintd-list)") }
-        for device in devices {
-            note(.ok, "sensor", "\(Sensor.label(device)): \(device.name); \(device.scanType); identify: \(device.canIdentify ? "yes" : "no"); storage on chip: \(device.hasStorage ? "yes" : "no")")
-        }
-        let store = PrintStore(root: config.printDir)
-        let entries = ListPrints.check(
-            store.enrolled(user: user).map { ListPrints.Entry(user: user, finger: $0.2, driver: $0.0, deviceID: $0.1) }, config: config)
-        if entries.isEmpty { note(.warn, "prints", "\(user) has no fingers enrolled (touchauth enroll --user \(user))") }
-        for entry in entries {
-            let label = "\(entry.driver)/\(entry.deviceID)"
-            if !devices.contains(where: { Sensor.label($0) == label }) {
-                note(.warn, "prints", "\(user): \(entry.finger.name) on \(label), which is not connected")
-            } else if entry.onSensor == false {
-                note(.warn, "prints", "\(user): \(entry.finger.name) on \(label): MISSING from the sensor's storage (touchauth enroll --replace --finger \(entry.finger.name))")
-            } else {
-                note(.ok, "prints", "\(user): \(entry.finger.name) on \(label)" + (entry.onSensor == true ? " (on the sensor)" : ""))
-            }
-        }
+        guard let (user, uid) = Accounts.lookUp(name) else { throw .failed(tr("doctor: no such user '\(name)'")) }
+        let (sensors, prints) = sensorChecks(config, user: user, note)
+        let lockout = userChecks(config, user: user, uid: uid, note)
 
-        // The user's switch, strikes and lockout.
-        let states = StateStore(directory: config.stateDir)
-        if states.isDisabled(uid) { note(.warn, "switch", "\(user): fingerprint turned off (touchauth enable --user \(user))") }
-        do {
-            let state = try states.load(uid)
-            if TrustPolicy(config).isLockedOut(state, now: Facts.now()) {
-                note(.warn, "lockout", "\(user): locked after \(state.strikes) failures in a row (the password, or touchauth unlock \(user))")
-            } else {
-                note(.ok, "lockout", "\(user): not locked (\(state.strikes) of \(config.lockoutThreshold) strikes)")
-            }
-        } catch {
-            note(.fail, "lockout", "\(user): state unusable, treated as locked: \(error) (touchauth unlock \(user))")
-        }
-
+        let summary = Summary(
+            findings: findings, user: user.value, prints: prints, sensors: sensors, services: services, lockout: lockout,
+            enabled: !StateStore(directory: config.stateDir).isDisabled(uid))
         if options.json {
             let items = findings.map {
                 "{\"level\":\(Status.json($0.level.rawValue)),\"check\":\(Status.json($0.check)),\"detail\":\(Status.json($0.detail))}"
             }
-            Files.write("[" + items.joined(separator: ",") + "]\n", to: 1)
+            Files.write("[" + (items + [summary.json]).joined(separator: ",") + "]\n", to: 1)
         } else {
-            Files.write(findings.map { "\($0.level.rawValue.padding(4)) \($0.check): \($0.detail)\n" }.joined(), to: 1)
+            Files.write(findings.map { "\($0.level.rawValue.padding(4)) \($0.check): \($0.detail)\n" }.joined() + summary.line + "\n", to: 1)
         }
         let failed = findings.filter { $0.level == .fail }.count
-        if failed > 0 { throw .failed("doctor: \(failed) check\(failed == 1 ? "" : "s") FAILED") }
+        if failed > 0 { throw .failed(failed == 1 ? tr("doctor: 1 check FAILED") : tr("doctor: \(failed) checks FAILED")) }
+    }
+
+    /// Directories that decide authentication: root's, written by root alone.
+    static func directoryChecks(_ config: Config, _ note: (Level, String, String) -> Void) {
+        for (what, dir, missingLevel) in [("print_dir", config.printDir, Level.warn), ("state_dir", config.stateDir, .ok)] {
+            var st = stat()
+            if lstat(dir, &st) != 0 {
+                note(missingLevel, what, tr("\(dir) does not exist yet (created on first enrolment or strike)"))
+            } else if st.st_mode & S_IFMT != S_IFDIR {
+                note(.fail, what, tr("\(dir) is not a directory"))
+            } else if let why = Files.distrust(st) {
+                note(.fail, what, tr("\(dir) is \(why): refused by the helper"))
+            } else if st.st_mode & 0o077 == 0 {
+                note(.ok, what, tr("\(dir) root \(mode(st)), private"))
+            } else {
+                note(.ok, what, tr("\(dir) root \(mode(st)), readable by others"))
+            }
+        }
+    }
+
+    /// The sensors, and the user's prints on them. Returns the sensors' labels and the count of
+    /// the user's prints, for the summary.
+    static func sensorChecks(_ config: Config, user: UserName, _ note: (Level, String, String) -> Void) -> ([String], Int) {
+        Sensor.configure(config)
+        let context = Context()
+        let devices = context.devices()
+        if devices.isEmpty { note(.fail, "sensor", tr("no fingerprint reader found (is it supported by libfprint? lsusb; fprintd-list)")) }
+        for device in devices {
+            let identify = device.canIdentify ? tr("yes") : tr("no")
+            let storage = device.hasStorage ? tr("yes") : tr("no")
+            note(.ok, "sensor", tr("\(Sensor.label(device)): \(device.name); \(device.scanType); identify: \(identify); storage on chip: \(storage)"))
+        }
+        let store = PrintStore(root: config.printDir)
+        let entries = ListPrints.check(
+            store.enrolled(user: user).map { ListPrints.Entry(user: user, finger: $0.2, driver: $0.0, deviceID: $0.1) }, config: config)
+        if entries.isEmpty { note(.warn, "prints", tr("\(user) has no fingers enrolled (touchauth enroll --user \(user))")) }
+        for entry in entries {
+            let (label, finger) = ("\(entry.driver)/\(entry.deviceID)", entry.finger.name)
+            if !devices.contains(where: { Sensor.label($0) == label }) {
+                note(.warn, "prints", tr("\(user): \(finger) on \(label), which is not connected"))
+            } else if entry.onSensor == false {
+                note(.warn, "prints", tr("\(user): \(finger) on \(label): MISSING from the sensor's storage (touchauth enroll --replace --finger \(finger))"))
+            } else if entry.onSensor == true {
+                note(.ok, "prints", tr("\(user): \(finger) on \(label) (on the sensor)"))
+            } else {
+                note(.ok, "prints", tr("\(user): \(finger) on \(label)"))
+            }
+        }
+        return (devices.map(Sensor.label), entries.count)
+    }
+
+    /// The user's switch, strikes and lockout. Returns the lockout's summary value.
+    static func userChecks(_ config: Config, user: UserName, uid: uid_t, _ note: (Level, String, String) -> Void) -> String {
+        let states = StateStore(directory: config.stateDir)
+        if states.isDisabled(uid) { note(.warn, "switch", tr("\(user): fingerprint turned off (touchauth enable --user \(user))")) }
+        do {
+            let state = try states.load(uid)
+            if TrustPolicy(config).isLockedOut(state, now: Facts.now()) {
+                note(.warn, "lockout", tr("\(user): locked after \(state.strikes) failures in a row (the password, or touchauth unlock \(user))"))
+                return "locked"
+            }
+            note(.ok, "lockout", tr("\(user): not locked (\(state.strikes) of \(config.lockoutThreshold) strikes)"))
+            return "no"
+        } catch {
+            note(.fail, "lockout", tr("\(user): state unusable, treated as locked: \(error) (touchauth unlock \(user))"))
+            return "unusable"
+        }
     }
 
     /// The config: trusted, parsed, no unknown keys. The settings read, for the other checks.
@@ -96,12 +126,12 @@ enum Doctor {
         let path = explicit ?? Config.defaultPath
         let reading = Config.read(file: path)
         if let failure = reading.failure, failure.isMissingFile, explicit == nil {
-            note(.ok, "config", "\(path) absent: built-in defaults")
+            note(.ok, "config", tr("\(path) absent: built-in defaults"))
         } else if let failure = reading.failure {
-            note(.fail, "config", "\(failure) (the module falls back to the password)")
+            note(.fail, "config", tr("\(failure) (the module falls back to the password)"))
         } else {
-            note(.ok, "config", "\(path): root-owned, parsed")
-            for (key, _) in reading.unknown { note(.warn, "config", "\(path): unknown key '\(key)' (ignored; see man touchauth.conf)") }
+            note(.ok, "config", tr("\(path): root-owned, parsed"))
+            for (key, _) in reading.unknown { note(.warn, "config", tr("\(path): unknown key '\(key)' (ignored; see man touchauth.conf)")) }
         }
         return reading.config
     }
@@ -115,11 +145,11 @@ enum Doctor {
             return
         }
         if st.st_mode & S_IFMT != S_IFREG {
-            note(.fail, what, "\(path) is not a regular file")
+            note(.fail, what, tr("\(path) is not a regular file"))
         } else if let why = Files.distrust(st) {
-            note(.fail, what, "\(path) is \(why) (the module refuses it)")
+            note(.fail, what, tr("\(path) is \(why) (the module refuses it)"))
         } else if executable && st.st_mode & 0o111 == 0 {
-            note(.fail, what, "\(path) is not executable")
+            note(.fail, what, tr("\(path) is not executable"))
         } else {
             note(.ok, what, "\(path) root \(mode(st))")
         }
@@ -139,9 +169,9 @@ enum Doctor {
     /// seat0 exists under /run/systemd/seats, as the module judges it. `root` is for the tests.
     static func presence(root: String = "", _ note: (Level, String, String) -> Void) {
         if access("\(root)/run/systemd/seats/seat0", F_OK) == 0 {
-            note(.ok, "presence", "logind: running, sessions are checked")
+            note(.ok, "presence", tr("logind: running, sessions are checked"))
         } else {
-            note(.ok, "presence", "logind: not running: remote logins and terminal rules only")
+            note(.ok, "presence", tr("logind: not running: remote logins and terminal rules only"))
         }
     }
 
@@ -157,7 +187,9 @@ enum Doctor {
     /// (the finger in the Primary block, the authsucc line in the Additional block), which are
     /// judged as part of each service that includes them, not on their own. A service whose only
     /// touchauth line is authsucc or account (cron) authenticates with something else: nothing to say.
-    static func pamStacks(_ dir: String, _ note: (Level, String, String) -> Void) {
+    /// Returns how many services authenticate with the module.
+    @discardableResult
+    static func pamStacks(_ dir: String, _ note: (Level, String, String) -> Void) -> Int {
         var users = 0
         for service in Files.listDirectory(dir).sorted()
         where !service.hasPrefix(".") && !service.hasPrefix("common-") && !service.contains(".dpkg-") {
@@ -169,7 +201,7 @@ enum Doctor {
             var warnings: [String] = []
             let unix = auth.firstIndex { $0.module.contains("pam_unix") }
             if let unix, unix < ours {
-                warnings.append("pam_unix comes before pam_touchauth: the password is asked first")
+                warnings.append(tr("pam_unix comes before pam_touchauth: the password is asked first"))
             }
             let password = auth.indices.first { $0 > ours && auth[$0].isPassword }
             let recorders = Set(auth.indices.filter { auth[$0].isRecorder })
@@ -177,34 +209,33 @@ enum Doctor {
             if let password {
                 let name = auth[password].moduleName
                 if recorders.isEmpty {
-                    warnings.append("no 'auth optional pam_touchauth.so authsucc' line after \(name): a password will not lift a "
-                        + "fingerprint lockout (only touchauth unlock does); "
-                        + (fromCommon ? "pam-auth-update --enable touchauth-unlock" : "add it right after @include common-auth"))
+                    warnings.append(
+                        fromCommon
+                            ? tr("no 'auth optional pam_touchauth.so authsucc' line after \(name): a password will not lift a fingerprint lockout (only touchauth unlock does); pam-auth-update --enable touchauth-unlock")
+                            : tr("no 'auth optional pam_touchauth.so authsucc' line after \(name): a password will not lift a fingerprint lockout (only touchauth unlock does); add it right after @include common-auth"))
                 } else if reached(auth, password: password, succeeds: true).isDisjoint(with: recorders) {
-                    warnings.append("the authsucc line is never reached after \(name) succeeded (a 'sufficient' or 'done' ends "
-                        + "the stack first): a password will not lift a lockout; put it right after @include common-auth")
+                    warnings.append(tr("the authsucc line is never reached after \(name) succeeded (a 'sufficient' or 'done' ends the stack first): a password will not lift a lockout; put it right after @include common-auth"))
                 } else if !reached(auth, password: password, succeeds: false).isDisjoint(with: recorders) {
-                    warnings.append("the authsucc line is reached when \(name) FAILED too (after 'required', nothing stops the "
-                        + "stack): a wrong password would lift a lockout; put it right after @include common-auth "
-                        + "(after its requisite pam_deny.so)")
+                    warnings.append(tr("the authsucc line is reached when \(name) FAILED too (after 'required', nothing stops the stack): a wrong password would lift a lockout; put it right after @include common-auth (after its requisite pam_deny.so)"))
                 }
             }
             if let old = stack.first(where: { $0.type == "account" && $0.isOurs }) {
-                warnings.append("'account ... pam_touchauth.so' (in \(old.file)) no longer clears anything: replace it with "
-                    + "'auth optional pam_touchauth.so authsucc' right after @include common-auth"
-                    + (old.file.hasPrefix("common-") ? " (pam-auth-update --package applies the new profiles)" : ""))
+                warnings.append(
+                    old.file.hasPrefix("common-")
+                        ? tr("'account ... pam_touchauth.so' (in \(old.file)) no longer clears anything: replace it with 'auth optional pam_touchauth.so authsucc' right after @include common-auth (pam-auth-update --package applies the new profiles)")
+                        : tr("'account ... pam_touchauth.so' (in \(old.file)) no longer clears anything: replace it with 'auth optional pam_touchauth.so authsucc' right after @include common-auth"))
             }
             for warning in warnings { note(.warn, "pam", "\(path): \(warning)") }
             if warnings.isEmpty {
                 if let password {
-                    note(.ok, "pam", "\(path): touchauth before the password (\(auth[password].moduleName)), "
-                        + "authsucc after it: a succeeded password lifts a lockout")
+                    note(.ok, "pam", tr("\(path): touchauth before the password (\(auth[password].moduleName)), authsucc after it: a succeeded password lifts a lockout"))
                 } else {
-                    note(.ok, "pam", "\(path): touchauth, no password in this stack")
+                    note(.ok, "pam", tr("\(path): touchauth, no password in this stack"))
                 }
             }
         }
-        if users == 0 { note(.warn, "pam", "no service in \(dir) uses pam_touchauth.so (see README: PAM lines, or pam-auth-update)") }
+        if users == 0 { note(.warn, "pam", tr("no service in \(dir) uses pam_touchauth.so (see README: PAM lines, or pam-auth-update)")) }
+        return users
     }
 
     /// The indices of the auth lines PAM runs when the password module at `password` succeeds or

@@ -8,11 +8,11 @@ import TouchAuthPlatform
 /// atomically), so an interrupted enrolment leaves nothing behind.
 enum Enroll {
     static func run(_ options: Options) throws(CommandError) {
-        let (user, _) = try Caller.target(options, "enroll", verb: "enroll")
+        let (user, _) = try Caller.target(options, "enroll", denied: translatable("only root may enroll another user"))
         try Caller.requireRoot("enroll")
         let fingerName = options.finger ?? Finger.rightIndex.name
         guard let finger = Finger(name: fingerName) else {
-            throw .usage("enroll: unknown finger '\(fingerName)' (one of: \(Finger.allCases.map(\.name).joined(separator: ", ")))")
+            throw .usage(tr("enroll: unknown finger '\(fingerName)' (one of: \(Finger.allCases.map(\.name).joined(separator: ", ")))"))
         }
         let config = try Config.load(configPath: options.config)
         Sensor.configure(config)
@@ -24,7 +24,7 @@ enum Enroll {
         let old = prints.first { $0.0 == finger }?.1
         if old != nil || store.enrolled(user: user).contains(where: { $0 == (device.driver, device.deviceID, finger) }) {
             guard options.replace else {
-                throw .failed("enroll: \(finger.name) is already enrolled for \(user) (use --replace)")
+                throw .failed(tr("enroll: \(finger.name) is already enrolled for \(user) (use --replace)"))
             }
         }
         let cancellable = Cancellable()
@@ -32,7 +32,7 @@ enum Enroll {
         do {
             try device.open(cancellable)
         } catch {
-            throw .unavailable("enroll: cannot open \(device.name): \(error)")
+            throw .unavailable(tr("enroll: cannot open \(device.name): \(error)"))
         }
         defer { device.close() }
         // A match-on-chip sensor would refuse the finger as a duplicate of its old copy.
@@ -41,11 +41,11 @@ enum Enroll {
         }
         let stages = device.enrollStages
         let terminal = isatty(1) != 0
-        Files.write("Enrolling \(finger.name) for \(user) on \(device.name) (\(Sensor.label(device)))\n", to: 1)
-        Files.write("\(Message.placeFinger.text), \(stages) times\n", to: 1)
+        Files.write(tr("Enrolling \(finger.name) for \(user) on \(device.name) (\(Sensor.label(device)))") + "\n", to: 1)
+        Files.write(tr("\(Message.placeFinger.text), \(stages) times") + "\n", to: 1)
         var shown = 0
         func bar(_ done: Int) -> String {
-            "stage \(done)/\(stages) [" + String(repeating: "#", count: done) + String(repeating: "-", count: max(0, stages - done)) + "]"
+            tr("stage \(done)/\(stages)") + " [" + String(repeating: "#", count: done) + String(repeating: "-", count: max(0, stages - done)) + "]"
         }
         if terminal { Files.write(bar(0), to: 1) }
         let print: Print
@@ -55,7 +55,7 @@ enum Enroll {
                 case .stage(let done):
                     shown = done
                     // In a terminal one line redraws; in a log every stage is a line.
-                    Files.write(terminal ? "\r\u{1B}[K" + bar(done) : "stage \(done)/\(stages)\n", to: 1)
+                    Files.write(terminal ? "\r\u{1B}[K" + bar(done) : tr("stage \(done)/\(stages)") + "\n", to: 1)
                 case .retry(let hint):
                     let text = Message.retry(hint).text
                     Files.write(terminal ? "\r\u{1B}[K\(text)\n" + bar(shown) : "\(text)\n", to: 1)
@@ -64,11 +64,10 @@ enum Enroll {
         } catch {
             if terminal { Files.write("\n", to: 1) }
             switch error {
-            case .cancelled: throw .interrupted("enroll: interrupted; nothing was stored")
+            case .cancelled: throw .interrupted(tr("enroll: interrupted; nothing was stored"))
             case .duplicate:
-                throw .failed(
-                    "enroll: the sensor already holds this finger (another user's, or another of \(user)'s fingers); nothing was stored")
-            default: throw .failed("enroll: \(error); nothing was stored")
+                throw .failed(tr("enroll: the sensor already holds this finger (another user's, or another of \(user)'s fingers); nothing was stored"))
+            default: throw .failed(tr("enroll: \(error); nothing was stored"))
             }
         }
         if terminal { Files.write("\n", to: 1) }
@@ -81,6 +80,6 @@ enum Enroll {
             throw error
         }
         Syslog.log(LOG_NOTICE, "\(user): \(finger.name) enrolled on \(Sensor.label(device))")
-        Files.write("Enrolled \(finger.name) for \(user) (\(path))\n", to: 1)
+        Files.write(tr("Enrolled \(finger.name) for \(user) (\(path))") + "\n", to: 1)
     }
 }

@@ -23,10 +23,10 @@ enum ListPrints {
         let store = PrintStore(root: config.printDir)
         var users: [UserName] = []
         if options.user != nil {
-            users = [try Caller.target(options, "list", verb: "list the prints of").0]
+            users = [try Caller.target(options, "list", denied: translatable("only root may list the prints of another user")).0]
         } else {
             guard access(config.printDir, R_OK | X_OK) == 0 else {
-                throw .failed("list: cannot read \(config.printDir): \(String(cString: strerror(errno)))")
+                throw .failed(tr("list: cannot read \(config.printDir): \(String(cString: strerror(errno)))"))
             }
             users = Files.listDirectory(config.printDir).compactMap(UserName.init)
         }
@@ -45,7 +45,7 @@ enum ListPrints {
         for user in users {
             let mine = entries.filter { $0.user == user }
             if mine.isEmpty {
-                Files.write("\(user): no fingers enrolled\n", to: 1)
+                Files.write(tr("\(user): no fingers enrolled") + "\n", to: 1)
             }
             for entry in mine {
                 Files.write("\(user): \(entry.finger.name) (\(entry.driver)/\(entry.deviceID))" + (entry.note.map { ": \($0)" } ?? "") + "\n", to: 1)
@@ -71,7 +71,7 @@ enum ListPrints {
                 defer { device.close() }
                 stored = try device.storedPrints(cancellable)
             } catch {
-                for index in indices { out[index].note = "sensor not readable (\(error))" }
+                for index in indices { out[index].note = tr("sensor not readable (\(error))") }
                 continue
             }
             for index in indices {
@@ -79,7 +79,7 @@ enum ListPrints {
                 let host = (try? store.prints(user: entry.user, device: device))?.first { $0.0 == entry.finger }?.1
                 let present = host.map { host in stored.contains { $0.isSame(as: host) } } ?? false
                 out[index].onSensor = present
-                out[index].note = present ? "on the sensor" : "MISSING from the sensor: re-enroll (touchauth enroll --replace)"
+                out[index].note = present ? tr("on the sensor") : tr("MISSING from the sensor: re-enroll (touchauth enroll --replace)")
             }
         }
         return out

@@ -6,9 +6,9 @@ import TouchAuthPlatform
 /// next authentication will ask for and why.
 enum Status {
     static func run(_ options: Options) throws(CommandError) {
-        guard geteuid() == 0 else { throw .failed("status: must be run as root (the state is root's)") }
+        guard geteuid() == 0 else { throw .failed(tr("status: must be run as root (the state is root's)")) }
         let name = options.user ?? Accounts.name(of: getuid()) ?? ""
-        guard let (user, uid) = Accounts.lookUp(name) else { throw .failed("status: no such user '\(name)'") }
+        guard let (user, uid) = Accounts.lookUp(name) else { throw .failed(tr("status: no such user '\(name)'")) }
         let config = try Config.load(configPath: options.config)
         let prints = PrintStore(root: config.printDir)
         let fingers = prints.enrolled(user: user)
@@ -21,18 +21,19 @@ enum Status {
         }
         let facts = Facts.gather(config, user: user, prints: prints)
         let disabled = StateStore(directory: config.stateDir).isDisabled(uid)
+        // `next` and `reason` are English in --json (scripts read them), translated in the text.
         let next: String
-        let reason: String?
+        let reason: LocalizedText?
         if disabled {
-            (next, reason) = ("password", "fingerprint turned off (touchauth enable turns it on)")
+            (next, reason) = ("password", translatable("fingerprint turned off (touchauth enable turns it on)"))
         } else if problem != nil {
-            (next, reason) = ("password", "state unusable (treated as locked; `touchauth unlock \(user)` repairs it)")
+            (next, reason) = ("password", translatable("state unusable (treated as locked; `touchauth unlock \(user)` repairs it)"))
         } else if fingers.isEmpty {
-            (next, reason) = ("password", "no fingers enrolled")
+            (next, reason) = ("password", translatable("no fingers enrolled"))
         } else {
             switch TrustPolicy(config).decide(state, facts) {
             case .scan: (next, reason) = ("fingerprint", nil)
-            case .refuse(_, let why): (next, reason) = ("password", Message.refused(why).text)
+            case .refuse(_, let why): (next, reason) = ("password", Message.refused(why).template)
             }
         }
         let locked = problem != nil || TrustPolicy(config).isLockedOut(state, now: facts.now)
@@ -48,18 +49,21 @@ enum Status {
             fields.append("\"locked_since\":\(state.lockedAt.map(String.init) ?? "null")")
             fields.append("\"state\":\(json(problem == nil ? "ok" : "unusable"))")
             fields.append("\"next\":\(json(next))")
-            fields.append("\"reason\":\(reason.map(json) ?? "null")")
+            fields.append("\"reason\":\(reason.map { json($0.english) } ?? "null")")
             Files.write("{" + fields.joined(separator: ",") + "}\n", to: 1)
             return
         }
+        let list = fingers.map { "\($0.2.name) (\($0.0)/\($0.1))" }.joined(separator: ", ")
         var out = "\(user) (uid \(uid))\n"
-        out += "  fingers: " + (fingers.isEmpty ? "none" : fingers.map { "\($0.2.name) (\($0.0)/\($0.1))" }.joined(separator: ", ")) + "\n"
+        out += "  " + (fingers.isEmpty ? tr("fingers: none") : tr("fingers: \(list)")) + "\n"
         if let problem {
-            out += "  state: UNUSABLE: \(problem)\n"
+            out += "  " + tr("state: UNUSABLE: \(problem)") + "\n"
         }
-        out += "  strikes: \(state.strikes) in a row (locks at \(config.lockoutThreshold))\n"
-        out += "  locked: " + (locked ? "yes" + (state.lockedAt.map { ", since \(date($0))" } ?? "") : "no") + "\n"
-        out += "  next authentication: \(next)" + (reason.map { ": \($0)" } ?? "") + "\n"
+        out += "  " + tr("strikes: \(state.strikes) in a row (locks at \(config.lockoutThreshold))") + "\n"
+        let since = state.lockedAt.map(date)
+        out += "  " + (!locked ? tr("locked: no") : since.map { tr("locked: yes, since \($0)") } ?? tr("locked: yes")) + "\n"
+        let method = next == "password" ? tr("password") : tr("fingerprint")
+        out += "  " + (reason.map { tr("next authentication: \(method): \(tr($0))") } ?? tr("next authentication: \(method)")) + "\n"
         Files.write(out, to: 1)
     }
 

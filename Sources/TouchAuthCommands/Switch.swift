@@ -11,28 +11,28 @@ import TouchAuthPlatform
 /// touchauth ask for the password, never let anyone in.
 enum Switch {
     static func disable(_ options: Options) throws(CommandError) {
-        let (user, uid) = try Caller.target(options, "disable", verb: "switch off the fingerprint of")
+        let (user, uid) = try Caller.target(options, "disable", denied: translatable("only root may switch off the fingerprint of another user"))
         try Caller.requireRoot("disable")
         let config = try Config.load(configPath: options.config)
         let states = StateStore(directory: config.stateDir)
         try states.setDisabled(uid, true)
         Syslog.log(LOG_NOTICE, "\(user): fingerprint turned off (by uid \(getuid()))")
-        Files.write("\(user): fingerprint off; the password is asked at once (touchauth enable turns it on)\n", to: 1)
+        Files.write(tr("\(user): fingerprint off; the password is asked at once (touchauth enable turns it on)") + "\n", to: 1)
     }
 
     /// Turning it on takes one matching scan, as the iOS switches do.
     static func enable(_ options: Options) throws(CommandError) {
-        let (user, uid) = try Caller.target(options, "enable", verb: "switch on the fingerprint of")
+        let (user, uid) = try Caller.target(options, "enable", denied: translatable("only root may switch on the fingerprint of another user"))
         try Caller.requireRoot("enable")
         let config = try Config.load(configPath: options.config)
         let states = StateStore(directory: config.stateDir)
         guard states.isDisabled(uid) else {
-            Files.write("\(user): fingerprint already on\n", to: 1)
+            Files.write(tr("\(user): fingerprint already on") + "\n", to: 1)
             return
         }
         let (finger, _) = try Verify.scan(user: user, config: config, device: options.device, command: "enable")
         try states.setDisabled(uid, false)
         Syslog.log(LOG_NOTICE, "\(user): fingerprint turned on (by uid \(getuid()))")
-        Files.write("\(user): fingerprint on (\(finger.name) matched)\n", to: 1)
+        Files.write(tr("\(user): fingerprint on (\(finger.name) matched)") + "\n", to: 1)
     }
 }

@@ -7,11 +7,11 @@ import TouchAuthPlatform
 /// that has them, and which finger matched. No PAM, no strikes, no trust rules.
 enum Verify {
     static func run(_ options: Options) throws(CommandError) {
-        let (user, _) = try Caller.target(options, "verify", verb: "verify")
+        let (user, _) = try Caller.target(options, "verify", denied: translatable("only root may verify another user"))
         try Caller.requireRoot("verify")
         let config = try Config.load(configPath: options.config)
         let (finger, device) = try scan(user: user, config: config, device: options.device, command: "verify")
-        Files.write("Matched \(finger.name) of \(user) on \(device)\n", to: 1)
+        Files.write(tr("Matched \(finger.name) of \(user) on \(device)") + "\n", to: 1)
     }
 
     /// Opens the sensor with the user's prints and runs the scan loop's check (ScanLoop, no
@@ -26,14 +26,14 @@ enum Verify {
         let (device, prints) = try Sensor.choose(
             for: command, context, named: named, user: user, store: store, need: .enrolledFinger)
         guard !prints.isEmpty else {
-            throw .failed("\(command): \(user) has no usable prints on \(Sensor.label(device)) (see touchauth list)")
+            throw .failed(tr("\(command): \(user) has no usable prints on \(Sensor.label(device)) (see touchauth list)"))
         }
         let cancellable = Cancellable(milliseconds: UInt32(config.timeout) * 1000)
         cancellable.cancelOnInterrupt()
         do {
             try device.open(cancellable)
         } catch {
-            throw .unavailable("\(command): cannot open \(device.name): \(error)")
+            throw .unavailable(tr("\(command): cannot open \(device.name): \(error)"))
         }
         defer { device.close() }
         var loop = ScanLoop(.check, fingers: prints.map(\.0), canIdentify: device.canIdentify)
@@ -50,11 +50,11 @@ enum Verify {
         })
         switch ending {
         case .matched(let index): return (prints[index].0, Sensor.label(device))
-        case .notRecognized: throw .failed("\(command): not recognized: no enrolled finger of \(user) matched")
+        case .notRecognized: throw .failed(tr("\(command): not recognized: no enrolled finger of \(user) matched"))
         case .timedOut, .promptEnded:
-            throw .interrupted("\(command): cancelled (Ctrl-C, or no finger within \(config.timeout) s)")
+            throw .interrupted(tr("\(command): cancelled (Ctrl-C, or no finger within \(config.timeout) s)"))
         case .sensorFailed, .lockedOut:
-            throw .unavailable("\(command): \(Sensor.label(device)): \(failure.map { "\($0)" } ?? "the scan loop ended")")
+            throw .unavailable("\(command): \(Sensor.label(device)): \(failure.map { "\($0)" } ?? tr("the scan loop ended"))")
         }
     }
 }

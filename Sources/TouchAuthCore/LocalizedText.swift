@@ -58,16 +58,24 @@ public struct LocalizedText: Equatable, Sendable, ExpressibleByStringInterpolati
             pieces.append(nil)
             arguments.append(.number(String(value)))
         }
+
+        /// Anything else (a user name, an error) as it describes itself.
+        public mutating func appendInterpolation<T>(_ value: T) {
+            pieces.append(nil)
+            arguments.append(.text(String(describing: value)))
+        }
     }
 
     /// The English sentence.
     public var english: String { localized(by: { _ in nil }) }
 
     /// The sentence through `catalog` (msgid -> translation, nil when there is none).
-    public func localized(by catalog: (String) -> String?) -> String {
+    /// `translatingArguments: false` shows every value as given: the command line's user
+    /// names, paths and fprintd finger names are never looked up.
+    public func localized(by catalog: (String) -> String?, translatingArguments: Bool = true) -> String {
         let values = arguments.map { argument in
             switch argument {
-            case .text(let text): catalog(text) ?? text
+            case .text(let text): (translatingArguments ? catalog(text) : nil) ?? text
             case .number(let digits): digits
             }
         }

@@ -68,7 +68,7 @@ extension Config {
 
     private static func warnUnknown(_ key: String, in place: String) {
         Syslog.log(LOG_WARNING, "unknown key \(key) in \(place)")
-        Files.write("touchauth: warning: unknown key \(key) in \(place)\n", to: 2)
+        Files.write(tr("touchauth: warning: unknown key \(key) in \(place)") + "\n", to: 2)
     }
 }
 

@@ -1,3 +1,4 @@
+import Glibc
 import CGettext
 import TouchAuthCore
 
@@ -13,9 +14,18 @@ package enum Gettext {
     /// (UTF-8: the protocol's encoding, whatever LC_CTYPE says), then points `Message.catalog`
     /// at `dgettext`. Run once, at start-up, after the environment is sanitized and before any
     /// other thread.
-    package static func start() {
+    ///
+    /// `languageInC`: the command line honours LANGUAGE even when the locale is C or POSIX
+    /// (`LANGUAGE=zh_CN touchauth status` from a shell without LANG), where glibc ignores it;
+    /// the messages are UTF-8 anyway. The prompts (pam-verify) keep glibc's rule, as the asking
+    /// program's own messages do.
+    package static func start(languageInC: Bool = false) {
         // Only LC_MESSAGES: numbers, collation and the rest stay "C" for the helper's own work.
-        guard setlocale(LC_MESSAGES, "") != nil else { return }
+        guard let chosen = setlocale(LC_MESSAGES, "") else { return }
+        let name = String(cString: chosen)
+        if languageInC, name == "C" || name == "POSIX", let language = getenv("LANGUAGE"), language.pointee != 0 {
+            _ = setlocale(LC_MESSAGES, "C.UTF-8")
+        }
         guard bindtextdomain(domain, touchauth_localedir) != nil,
             bind_textdomain_codeset(domain, "UTF-8") != nil
         else { return }
@@ -32,3 +42,21 @@ package enum Gettext {
         }
     }
 }
+
+/// A sentence of the command line's own output (what `enroll`, `list`, `status`, `doctor`,
+/// the errors and the help say to a person), in the user's language: the literal is the
+/// gettext msgid by LocalizedText's rule (each `\(value)` a `%s`, or `%1$s`, `%2$s`, ...), and
+/// the values are shown as given (user names, paths and fprintd's finger names are never
+/// looked up). po/extract.py reads every `tr("...")` and `translatable("...")` literal of
+/// Sources/TouchAuthCommands and Sources/TouchAuthPlatform.
+///
+/// Not through here, on purpose: `--json`, doctor's summary line, the OK/WARN/FAIL words and
+/// check names, `--version` (scripts grep those: they must not change with the language), and
+/// syslog lines (administrators grep them: English).
+package func tr(_ text: LocalizedText) -> String {
+    text.localized(by: Message.catalog, translatingArguments: false)
+}
+
+/// Marks a sentence for po/extract.py that is kept and translated later with `tr(_:)` (a table
+/// row's help line, a reason that `--json` shows in English): gettext's `gettext_noop`.
+package func translatable(_ text: LocalizedText) -> LocalizedText { text }

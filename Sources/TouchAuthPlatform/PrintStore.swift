@@ -13,7 +13,7 @@ package struct PrintStore {
 
     package func directory(user: UserName, driver: String, deviceID: String) throws(CommandError) -> String {
         for part in [driver, deviceID] where !PrintStore.isSafeComponent(part) {
-            throw .unavailable("refusing device path component \(part)")
+            throw .unavailable(tr("refusing device path component \(part)"))
         }
         return "\(root)/\(user)/\(driver)/\(deviceID)"
     }

@@ -26,7 +26,7 @@ package enum Privilege {
         guard uid != 0 else { return }
         if arguments.first == "pam-account" {
             Syslog.log(LOG_ERR, "pam-account refused: real uid \(uid) is not root")
-            Files.write("touchauth: pam-account: only root may clear a lockout\n", to: 2)
+            Files.write(tr("touchauth: pam-account: only root may clear a lockout") + "\n", to: 2)
             exit(2)
         }
         guard geteuid() == 0 else { return }  // no privileges to guard
@@ -34,13 +34,13 @@ package enum Privilege {
             // The module always gives a pipe; a terminal means a person typing a forged request.
             if isatty(0) != 0 {
                 Syslog.log(LOG_ERR, "pam-verify refused for uid \(uid): stdin is a terminal")
-                Files.write("touchauth: pam-verify: stdin is a terminal\n", to: 2)
+                Files.write(tr("touchauth: pam-verify: stdin is a terminal") + "\n", to: 2)
                 exit(2)
             }
             return
         }
         guard setgid(getgid()) == 0, setuid(uid) == 0, geteuid() == uid, setuid(0) != 0 else {
-            Files.write("touchauth: cannot drop privileges\n", to: 2)
+            Files.write(tr("touchauth: cannot drop privileges") + "\n", to: 2)
             exit(1)
         }
     }

@@ -30,11 +30,13 @@ extension Sensor {
         /// The one line a command fails with.
         func commandError(_ command: String, user: UserName) -> CommandError {
             switch self {
-            case .noSensor: .unavailable("\(command): no fingerprint reader found")
-            case .unknownName(let named, let matches, let found):
-                .usage("\(command): \(matches == 0 ? "no" : "more than one") sensor '\(named)' (found: \(found.joined(separator: ", ")))")
+            case .noSensor: .unavailable(tr("\(command): no fingerprint reader found"))
+            case .unknownName(let named, 0, let found):
+                .usage(tr("\(command): no sensor '\(named)' (found: \(found.joined(separator: ", ")))"))
+            case .unknownName(let named, _, let found):
+                .usage(tr("\(command): more than one sensor '\(named)' (found: \(found.joined(separator: ", ")))"))
             case .notEnrolled(let labels):
-                .failed("\(command): \(user) has no fingers enrolled on \(labels.joined(separator: ", ")) (touchauth enroll)")
+                .failed(tr("\(command): \(user) has no fingers enrolled on \(labels.joined(separator: ", ")) (touchauth enroll)"))
             case .unreadable(let error): error
             }
         }

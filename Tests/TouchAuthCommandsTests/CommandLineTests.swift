@@ -1,6 +1,7 @@
 import Glibc
 import Testing
 @testable import TouchAuthCommands
+import TouchAuthCore
 import TouchAuthPlatform
 
 /// The one argument parser all commands share (Commands.swift), against the real command table.
@@ -100,6 +101,23 @@ import TouchAuthPlatform
         delete.all = true
         #expect(Options(try parseOptions(["--all"], for: command("delete"))) == delete)
         #expect(Options(try parseOptions(["bob"], for: command("status"))).user == "bob")
+    }
+
+    /// `touchauth --help` (what the completions are checked against) has every command's row.
+    @Test func theHelpListsEveryCommandAndTheVersionOption() {
+        let text = help()
+        for c in commands { #expect(text.contains("  \(c.usage)"), "\(c.name)") }
+        #expect(text.contains("touchauth --help | --version"))
+    }
+
+    /// doctor's last line: the verdict is the worst level; keys in their fixed order.
+    @Test func theDoctorSummaryLine() {
+        let findings = [Doctor.Finding(level: .ok, check: "a", detail: ""), Doctor.Finding(level: .warn, check: "b", detail: "")]
+        let summary = Doctor.Summary(findings: findings, user: "al", prints: 2, sensors: ["v/0"], services: 3, lockout: "no", enabled: true)
+        #expect(summary.line == "touchauth doctor: WARN version=\(Release.version) user=al prints=2 sensors=1 pam=3 lockout=no enabled=yes fail=0 warn=1")
+        #expect(summary.json.hasSuffix(",\"summary\":{\"status\":\"WARN\",\"version\":\"\(Release.version)\",\"user\":\"al\",\"prints\":2,"
+            + "\"sensors\":1,\"pam\":3,\"lockout\":\"no\",\"enabled\":\"yes\",\"fail\":0,\"warn\":1}}"))
+        #expect(Doctor.Summary(findings: [], user: "x", prints: 0, sensors: [], services: 0, lockout: "no", enabled: true).verdict == .ok)
     }
 
     @Test func exitStatuses() {

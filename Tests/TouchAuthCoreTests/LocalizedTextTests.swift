@@ -16,6 +16,19 @@ import Testing
         #expect(percent.msgid == "100%% sure")
     }
 
+    /// The command line's `tr`: a user named like a msgid ("no") stays as written.
+    @Test func theCommandLineShowsItsValuesAsGiven() {
+        let zh = Self.catalog(["%s: fingerprint unlocked": "%s：指纹已解锁", "no": "否"])
+        let user = "no"
+        let text: LocalizedText = "\(user): fingerprint unlocked"
+        #expect(text.localized(by: zh, translatingArguments: false) == "no：指纹已解锁")
+        #expect(text.localized(by: zh) == "否：指纹已解锁")
+        // Any value describes itself (a user name type, an error).
+        struct Name: CustomStringConvertible { var description: String { "alice" } }
+        let described: LocalizedText = "\(Name()) and \(3)"
+        #expect(described.msgid == "%1$s and %2$s" && described.english == "alice and 3")
+    }
+
     @Test func withoutACatalogTheTextIsTheEnglish() {
         #expect(Message.placeNamedFinger(.leftIndex).template.english == "Place your left index finger on the fingerprint reader")
         #expect(Message.fallbackHint(title: "Enter Password", timeout: 30).template.english == "[Enter Password] after 30 s")

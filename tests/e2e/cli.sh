@@ -1,7 +1,9 @@
 #!/usr/bin/env bash
 # The touchauth command (issue 5): enroll, list, delete, verify, enable/disable, doctor, on
 # libfprint's virtual sensors (virtual_device, and virtual_device_storage as the match-on-chip
-# stand-in), with their errors; and the module's "disabled" skip, which starts no helper.
+# stand-in), with their errors; and the module's "disabled" skip, which starts no helper. Then
+# (issue 14) doctor's summary line, the version from pam/version.h everywhere, the output in
+# Chinese with the catalogs staged by install.sh, and the shell completions against --help.
 source "$(dirname "$0")/lib.sh"
 
 make_user "$TUSER" "$TPASS"
@@ -254,5 +256,127 @@ check "...exit 1, and one line on stderr saying 1 check FAILED" eval 'rc_is 1 &&
 cli doctor --user "$TUSER" --json --pam-dir "$T/pamd" --config "$T/nosensor.conf"
 check "doctor --json, no sensor -> a FAIL entry, exit 1" \
     eval 'rc_is 1 && /usr/bin/python3 -c "import json,sys; d=json.load(open(\"$T/cli.out\")); sys.exit(0 if any(e[\"level\"]==\"FAIL\" and e[\"check\"]==\"sensor\" for e in d) else 1)"'
+
+echo "# doctor's summary: the last line, stable keys, untranslated; --json's last element"
+summary_of() { tail -n 1 "$T/cli.out"; }
+VERSION=$(sed -n 's/^#define TOUCHAUTH_VERSION "\(.*\)"$/\1/p' "$ROOT/pam/version.h")
+doctor_in "$T/sec-with" --user "$TUSER" --pam-dir "$T/pamd" --config "$T/doctor.conf"
+WARNS=$(grep -c "^WARN" "$T/cli.out")
+check "doctor: the summary is the last line, every key in order" \
+    eval 'test "$(summary_of)" = "touchauth doctor: WARN version=$VERSION user=$TUSER prints=1 sensors=2 pam=2 lockout=no enabled=yes fail=0 warn=$WARNS"'
+check "doctor: the version is the first line" eval 'test "$(head -n 1 "$T/cli.out")" = "OK   version: touchauth $VERSION"'
+doctor_in "$T/sec-without" --user "$TUSER" --pam-dir "$T/pamd" --config "$T/doctor.conf"
+check "doctor: a FAIL -> 'FAIL ... fail=1', still the last line of stdout" \
+    eval 'rc_is 1 && summary_of | grep -Eq "^touchauth doctor: FAIL version=$VERSION user=$TUSER .* fail=1 warn=[0-9]+$"'
+doctor_in "$T/sec-with" --user "$TUSER" --json --pam-dir "$T/pamd" --config "$T/doctor.conf"
+check "doctor --json: first the version, last the summary with the same fields as the line" \
+    eval '/usr/bin/python3 -c "
+import json, sys
+d = json.load(open(\"$T/cli.out\"))
+s = d[-1][\"summary\"]
+ok = d[0] == {\"level\": \"OK\", \"check\": \"version\", \"detail\": \"touchauth $VERSION\"} and d[-1][\"check\"] == \"summary\"
+ok = ok and s == {\"status\": \"WARN\", \"version\": \"$VERSION\", \"user\": \"$TUSER\", \"prints\": 1, \"sensors\": 2, \"pam\": 2,
+                  \"lockout\": \"no\", \"enabled\": \"yes\", \"fail\": 0, \"warn\": $WARNS}
+sys.exit(0 if ok and d[-1][\"detail\"].startswith(\"touchauth doctor: WARN \") else 1)"'
+cli disable --user "$TUSER" --config "$T/doctor.conf"
+doctor_in "$T/sec-with" --user "$TUSER" --pam-dir "$T/pamd" --config "$T/doctor.conf"
+check "doctor: a user switched off -> enabled=no" eval 'summary_of | grep -q " enabled=no "'
+rm -f "$T/state/$(id -u "$TUSER").disabled"
+
+echo "# --version: one place (pam/version.h), and every place agrees"
+check "pam/version.h defines TOUCHAUTH_VERSION" eval 'grep -Eqx "[0-9]+\.[0-9]+\.[0-9]+" <<<"$VERSION"'
+cli --version
+check "--version -> 'touchauth VERSION' on stdout, exit 0" eval 'rc_is 0 && test "$OUT" = "touchauth $VERSION"'
+cli version
+check "version (the word, as help) -> the same" eval 'rc_is 0 && test "$OUT" = "touchauth $VERSION"'
+cli --help
+check "--help names --version" has "touchauth --help | --version"
+DRIVE_DEBUG=1 drive marker "" "auth"
+check "the module's debug log names the version" has "pam_touchauth $VERSION, helper $T/marker-helper"
+rm -f "$MARKER"
+check "CHANGELOG.md's newest entry is this version" eval 'grep -m 1 "^## " "$ROOT/CHANGELOG.md" | grep -qF "$VERSION"'
+OUT=$(head -n 1 "$ROOT/debian/changelog" 2>/dev/null || echo "touchauth ($VERSION) (no debian/ here)")
+check "debian/changelog (if any) starts with this version" eval 'grep -Eq "^touchauth \($VERSION[-)~+]" <<<"$OUT"'
+OUT=$(grep -h "VERSION" "$ROOT/scripts/package.sh" 2>/dev/null || echo "version.h")
+check "scripts/package.sh (if any) reads pam/version.h or says the same version" \
+    eval 'has "version.h" || has "VERSION:-$VERSION}"'
+
+echo "# the command's own output in the user's language (catalogs installed as install.sh installs them)"
+STAGE="$T/stage"
+OUT=$("$ROOT/scripts/install.sh" --no-build --destdir "$STAGE" 2>&1)
+check "install.sh --destdir stages the catalogs" test -f "$STAGE/usr/share/locale/zh_CN/LC_MESSAGES/touchauth.mo"
+# in_locale ENV... -- ARGS...: the helper with only ENV (as a fresh shell), the staged catalogs
+# over /usr/share/locale (a private mount namespace: the system's stay untouched).
+in_locale() {
+    local envs=()
+    while [ "$1" != -- ]; do envs+=("$1"); shift; done; shift
+    unshare -m sh -c 'mount --bind "$1" /usr/share/locale && shift && exec "$@"' sh "$STAGE/usr/share/locale" \
+        env -i "${envs[@]}" "$HELPER" "$@" > "$T/cli.out" 2> "$T/cli.err"
+    RC=$?; ERR=$(cat "$T/cli.err"); OUT=$(cat "$T/cli.out" "$T/cli.err")
+}
+in_locale LANGUAGE=zh_CN -- status "$TUSER" --config "$C"
+check "LANGUAGE=zh_CN touchauth status (no LANG: the C locale) -> Simplified Chinese" \
+    eval 'rc_is 0 && has "失败次数：连续 0 次" && has "下次验证："'
+in_locale LANG=C.UTF-8 LANGUAGE=zh_TW -- status "$TUSER" --config "$C"
+check "LANGUAGE=zh_TW touchauth status -> Traditional Chinese" eval 'rc_is 0 && has "失敗次數：連續 0 次" && has "下次驗證："'
+in_locale -- status "$TUSER" --config "$C"
+check "(control) no LANGUAGE -> English" eval 'has "strikes: 0 in a row"'
+cli status "$TUSER" --json --config "$C"; JSON_C=$OUT
+in_locale LANGUAGE=zh_CN -- status "$TUSER" --json --config "$C"
+check "status --json is the same in Chinese (keys and values untranslated)" test "$OUT" = "$JSON_C"
+in_locale LANGUAGE=zh_CN -- enroll --user "$TUSER" --finger left-pinky --config "$C"
+check "zh_CN: an error is one Chinese line, the same exit status" eval 'rc_is 2 && one_error_line && has "未知手指“left-pinky”"'
+in_locale LANGUAGE=zh_CN -- --help
+check "zh_CN: --help in Chinese, the synopses as they are" eval 'rc_is 0 && has "用法：" && has "  touchauth enroll [--user USER]"'
+in_locale LANGUAGE=zh_TW -- frobnicate
+check "zh_TW: unknown command in Traditional Chinese" eval 'rc_is 2 && has "未知的命令「frobnicate」"'
+cli doctor --user "$TUSER" --pam-dir "$T/pamd" --config "$T/doctor.conf"; DOCTOR_C=$(tail -n 1 "$T/cli.out")
+in_locale LANGUAGE=zh_CN -- doctor --user "$TUSER" --pam-dir "$T/pamd" --config "$T/doctor.conf"
+check "zh_CN doctor: details in Chinese, levels and check names as they are" has "OK   lockout: $TUSER：未锁定"
+check "zh_CN doctor: the summary line is the English one, byte for byte" eval 'test "$(tail -n 1 "$T/cli.out")" = "$DOCTOR_C"'
+
+echo "# shell completion (completions/): what --help lists, no more, no less"
+# complete WORD...: the bash completion's answer for the command line WORDs (the last one is
+# the word being completed), one a line.
+complete_words() {
+    bash -c 'source "$1"; shift; COMP_WORDS=("$@"); COMP_CWORD=$(($# - 1)); _touchauth; printf "%s\n" "${COMPREPLY[@]}"' \
+        sh "$ROOT/completions/touchauth.bash" touchauth "$@" | sort
+}
+"$HELPER" --help > "$T/help.txt"
+# The commands of --help that people type (the module runs pam-verify and pam-account).
+help_commands() { sed -n 's/^  touchauth \([a-z][a-z-]*\).*/\1/p' "$T/help.txt" | grep -v '^pam-'; }
+help_options() { grep "^  touchauth $1 " "$T/help.txt" | grep -o -- '--[a-z][a-z-]*' | sort -u; }
+check "bash: the first word offers every command of --help, --help and --version" \
+    eval 'test "$(complete_words "")" = "$({ help_commands; echo --help; echo --version; } | sort)"'
+for cmd in $(help_commands); do
+    OUT=$(diff <(complete_words "$cmd" --) <({ help_options "$cmd"; echo --help; } | sort) 2>&1)
+    check "bash: '$cmd --' offers exactly its options of --help" test -z "$OUT"
+done
+OUT=$(complete_words enroll --finger "")
+check "bash: --finger offers the fingers of --help" \
+    eval 'test "$OUT" = "$(sed -n "s/^fingers: //p" "$T/help.txt" | tr -d " " | tr , "\n" | sort)"'
+check "bash: --user offers user names" eval 'complete_words enroll --user "${TUSER:0:8}" | grep -qx "$TUSER"'
+check "bash: --user=VALUE too" eval 'complete_words list --user = "${TUSER:0:8}" | grep -qx "$TUSER"'
+check "bash: status's USER word offers user names" eval 'complete_words status "${TUSER:0:8}" | grep -qx "$TUSER"'
+check "bash: an option given is not offered again" eval '! complete_words enroll --replace -- | grep -qx -- --replace'
+ZSH_FILE="$ROOT/completions/touchauth.zsh"
+for cmd in $(help_commands); do
+    # its case branch: from the line "cmd)" (or "a|cmd)") to the ";;" that ends it
+    branch=$(awk -v c="$cmd" '{ n = split($1, names, "|"); sub(/\)$/, "", names[n]) }
+        !on && $1 ~ /\)$/ { for (i = 1; i <= n; i++) if (names[i] == c) on = 1 }
+        on { print } on && /;;/ { exit }' "$ZSH_FILE")
+    missing=""; for o in $(help_options "$cmd"); do grep -q -- "$o" <<<"$branch" || missing+=" $o"; done
+    OUT="branch: $branch; missing:$missing"
+    check "zsh: '$cmd' is a command with every option of --help" eval 'grep -q "'"'"'$cmd:" "$ZSH_FILE" && test -n "$branch" && test -z "$missing"'
+done
+if command -v zsh > /dev/null; then
+    OUT=$(zsh -n "$ZSH_FILE" 2>&1)
+    check "zsh: the file parses (zsh -n)" test -z "$OUT"
+fi
+OUT=$("$ROOT/scripts/install.sh" --list)
+check "install.sh --list (what uninstall.sh removes) names both completion files" \
+    eval 'grep -qx "/usr/share/bash-completion/completions/touchauth" <<<"$OUT" && grep -qx "/usr/share/zsh/vendor-completions/_touchauth" <<<"$OUT"'
+check "install.sh --destdir staged them" \
+    eval 'test -f "$STAGE/usr/share/bash-completion/completions/touchauth" && test -f "$STAGE/usr/share/zsh/vendor-completions/_touchauth"'
 
 summary
