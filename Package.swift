@@ -1,4 +1,5 @@
 // swift-tools-version:6.0
+// SPDX-License-Identifier: Apache-2.0
 // touchauth: Touch ID for Linux. One target per owner:
 // - TouchAuthCore: the pure core (outcomes, the scan loop, trust policy, strikes, the protocol,
 //   the typed Config): no I/O of its own, unit-tested in process;

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * The floor the helper is measured against (issue 8): a plain C process that
  * does what `touchauth pam-verify` must do on the sensor side and nothing else:

@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: Apache-2.0
 """Enter -> password prompt, in a pty (issue 8, figure 5).
 
     enter.py RUNS PASSWORD HINT_REGEX COMMAND ARGS...

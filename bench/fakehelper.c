@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * A helper that costs nothing (issue 8): reads the shim's request, answers
  * "success" at once and exits 0.  The pam stack with it measures what the

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * The bench driver (issue 8): runs one command RUNS times and prints, per run,
  * what it measured, with nothing of its own in the timed window but

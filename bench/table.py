@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: Apache-2.0
 """Prints scripts/bench.sh's one table: bench/table.py SPEC RAW_DIR
 
 SPEC has one tab-separated line per row:

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 # bash completion for touchauth(1), installed by scripts/install.sh as
 # /usr/share/bash-completion/completions/touchauth (bash-completion loads it on first use).
 # The commands and options are those of `touchauth --help` (Sources/TouchAuthCommands/Commands.swift);

@@ -1,4 +1,5 @@
 #compdef touchauth
+# SPDX-License-Identifier: Apache-2.0
 # zsh completion for touchauth(1), installed by scripts/install.sh as
 # /usr/share/zsh/vendor-completions/_touchauth. The commands and options are those of
 # `touchauth --help` (Sources/TouchAuthCommands/Commands.swift); tests/e2e/cli.sh checks that

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * Clients that cannot show our prompt (clients.h, DESIGN.md §3.3).
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * What touchauth knows about particular PAM clients, by their PAM service
  * name (DESIGN.md §3.3): the few that cannot show our prompt.

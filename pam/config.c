@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * The key table's parser side: each row of CONFIG_KEYS (config.h: every key
  * of touchauth.conf and the module arguments, its type, bounds, default, and

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * touchauth.conf and the module arguments: one grammar, one implementation
  * (config.c), compiled into both binaries as pam_unix builds passverify.c into

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * The config file (DESIGN.md §5.3): opened without following a link, and
  * read only if root alone could have written it: a regular file, root's, not

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * The grammar of touchauth.conf and the module arguments (pam_faillock's
  * set_conf_opt, pam-u2f's cfg_load_arg): arguments are lines of the same

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * The conversation with the helper (helper.h): its request written, its
  * reply read and relayed while the terminal's keys are watched, its end

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * Run the helper (`touchauth pam-verify`) the way pam_unix runs unix_chkpwd,
  * speak docs/PROTOCOL.md with it, relay its messages, and reap it.

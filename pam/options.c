@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * The module's side of the config parser (config.c, config_parse.c,
  * config_file.c; the helper builds the same files): its messages go to

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * The module's side of touchauth.conf and the module arguments: the parser
  * itself is config.h's, built into the helper too; this adds pam_syslog as

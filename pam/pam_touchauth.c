@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * pam_touchauth: fingerprint authentication with LocalAuthentication's
  * semantics.  This file holds the PAM entry points: options, the user, the

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * The presence rules (presence.h, DESIGN.md §3): a network login is never
  * offered the fingerprint, and where logind runs the caller's session must be

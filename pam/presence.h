@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * Whose touch is it (DESIGN.md §3)?  The fingerprint is offered only when a
  * person at this machine can see and answer the prompt.  Every signal here can

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * Both directions of docs/PROTOCOL.md.  The request's encoder writes only
  * lines the helper's strict decoder takes.  The reply's parser is strict and

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * Both directions of docs/PROTOCOL.md: the request the shim writes (an
  * encoder that refuses what is not a protocol line) and the helper's reply

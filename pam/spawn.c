@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * The helper's process (spawn.h): the exec recipe (DESIGN.md §4), after
  * pam_unix's _unix_run_helper_binary: root-owned binary at an absolute path,

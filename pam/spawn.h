@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * Starting and ending the helper's process (spawn.c): the exec recipe of
  * DESIGN.md §4, the deadline arithmetic, and the ways a helper ends (reaped

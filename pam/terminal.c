@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * The terminal side of the fingerprint prompt (terminal.h).  Everything the
  * host's terminal goes through is here, so "the terminal comes out exactly as

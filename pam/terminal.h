@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * The terminal while the fingerprint prompt is up: the "Enter Password"
  * button of a terminal program (sudo, su, login, pamtester in a terminal).

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * The release, in one place: pam_touchauth.so logs it (with `debug`), the
  * helper prints it (`touchauth --version`, the first line of `touchauth

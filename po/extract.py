@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: Apache-2.0
 """Writes the gettext template of the helper's messages: po/extract.py > po/touchauth.pot
 
 xgettext does not read Swift, so this reads the string literals of the message table

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: Apache-2.0
 # Regenerates po/touchauth.pot from the message table and merges it into each language's .po.
 # Run it after changing a message in Sources/TouchAuthCore/Message.swift, then translate what
 # msgmerge marked new or fuzzy (tests/e2e/install.sh fails until every message is translated).

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: Apache-2.0
 # What users feel, side by side with the baselines (issue 8). Prints one table; asserts nothing.
 #   scripts/bench.sh [--with-fprintd] [--rounds N] [--runs N] [--no-cold] [--no-build]
 # BENCH_HELPER=... BENCH_MODULE=... bench another build (e.g. a patched copy) instead of the tree's.
@@ -25,7 +26,7 @@ while [ $# -gt 0 ]; do
         --runs) RUNS=$2; shift ;;
         --no-cold) COLD=0 ;;
         --no-build) BUILD=0 ;;   # use the build as it is (others may be mid-edit)
-        -h|--help) sed -n '2,16p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+        -h|--help) sed -n '3,/^[^#]/{/^#/p}' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
         *) echo "bench.sh: unknown argument $1 (see --help)" >&2; exit 2 ;;
     esac
     shift

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: Apache-2.0
 # Builds the release helper (Swift stdlib linked statically) and the PAM module.
 #   scripts/build.sh            -> .build/release/touchauth, pam/pam_touchauth.so
 # HELPER_PATH (default /usr/libexec/touchauth/touchauth) is compiled into the module, LOCALEDIR

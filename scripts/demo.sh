@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: Apache-2.0
 # The whole story on libfprint's virtual sensor, under pam_wrapper: nothing on the system is
 # changed outside a temporary directory (no /etc/pam.d edit, no user created; the password is
 # checked by pam_wrapper's pam_matrix against a password file in the temp dir).

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: Apache-2.0
 # Installs touchauth the Debian way (DESIGN.md §6). Root; builds first if needed.
 #   scripts/install.sh [--prefix DIR] [--destdir DIR] [--no-build] [--list] [--setuid]
 #
@@ -38,7 +39,7 @@ while [ $# -gt 0 ]; do
         --no-build) BUILD=no ;;
         --list) LIST=yes ;;
         --setuid) HELPER_MODE=4755 ;;
-        -h|--help) sed -n '2,24p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+        -h|--help) sed -n '3,/^[^#]/{/^#/p}' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
         *) echo "install.sh: unknown argument '$1' (see --help)" >&2; exit 2 ;;
     esac
     shift

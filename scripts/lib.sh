@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 # Shared by the scripts: where things are, and installing what is missing from Debian.
 # shellcheck shell=bash
 set -euo pipefail

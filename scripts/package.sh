@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: Apache-2.0
 # Builds the Debian package from debian/ (dh: debian/rules calls scripts/build.sh and
 # scripts/install.sh --destdir) with `dpkg-buildpackage -us -uc -b`, on a copy of the tree:
 # dpkg-buildpackage cleans the tree first and writes its results beside it. The results go to

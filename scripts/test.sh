@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: Apache-2.0
 # Runs every test: Swift unit tests, the shim's C tests (built with warnings as errors), the
 # config parity of the two parsers, and the end-to-end tests with real libpam, pamtester,
 # pam_unix and libfprint's virtual sensor. Root on a fresh Debian 12; installs what it needs.
@@ -96,6 +97,7 @@ swift_unit_tests() {
 single "build (release helper, module with -Werror)" "$ROOT/scripts/build.sh"
 suite "Swift unit tests (core, the scan loop)" 105 swift_unit_tests
 single "C formatting (clang-format, pam/.clang-format)" make -s -C pam format-check
+suite "license: every source file carries its SPDX line (Apache-2.0, LICENSE)" 149 tests/spdx.sh
 suite "C unit tests (reply parser, helper spawn, terminal, held signals, exported symbols, config file checks)" 230 make -s -C pam check
 suite "config files: the shim's dump" 72 pam/tests/check_config_files.sh pam/tests/config_dump
 suite "config files: the helper's dump" 72 pam/tests/check_config_files.sh "$HELPER_BIN" config-dump --config

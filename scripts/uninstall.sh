@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: Apache-2.0
 # Removes what scripts/install.sh installed. Root.
 #   scripts/uninstall.sh [--prefix DIR] [--purge] [--force]
 #
@@ -22,7 +23,7 @@ while [ $# -gt 0 ]; do
         --prefix=*) PREFIX=${1#--prefix=} ;;
         --purge) PURGE=yes ;;
         --force) FORCE=yes ;;
-        -h|--help) sed -n '2,14p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+        -h|--help) sed -n '3,/^[^#]/{/^#/p}' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
         *) echo "uninstall.sh: unknown argument '$1' (see --help)" >&2; exit 2 ;;
     esac
     shift

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 #ifndef TOUCHAUTH_CFPRINT_SHIM_H
 #define TOUCHAUTH_CFPRINT_SHIM_H
 /* The C surface the Fingerprint module sees: libfprint, GLib/GIO, and the few

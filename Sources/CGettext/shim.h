@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 #ifndef TOUCHAUTH_CGETTEXT_SHIM_H
 #define TOUCHAUTH_CGETTEXT_SHIM_H
 /* <libintl.h> is not part of Swift's Glibc module: the helper looks its messages up with

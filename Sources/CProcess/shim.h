@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 #ifndef TOUCHAUTH_CPROCESS_SHIM_H
 #define TOUCHAUTH_CPROCESS_SHIM_H
 /* prctl(2) is variadic, which Swift cannot call: the one call the helper makes, typed. */

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 import CFprint
 
 /// Owns a `GCancellable`, optionally cancelled by a timer on the default main context, which the

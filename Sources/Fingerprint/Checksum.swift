@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 import CFprint
 
 /// SHA-256 through GLib (`g_compute_checksum_for_data`), which the helper links anyway.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 import CFprint
 
 /// Owns an `FpContext` (`fp_context_new`). All libfprint calls happen on the thread that made

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 import TouchAuthCore
 
 /// doctor's last line, for a fleet: one line of stable `key=value` words after the verdict, the

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /// What a command was given, typed: `parseOptions` reads the words against the command's own
 /// table row (Commands.swift), and the commands read these fields, never the words. A value
 /// option is nil when not given; a flag is false.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /// One evaluation: up to `maxTries` non-matching scans (LocalAuthentication gives three), where
 /// a sensor's retry condition ("centre your finger") is a hint, not a strike. Pure: the caller
 /// scans and reports each scan here; this says what to show and whether to scan again.

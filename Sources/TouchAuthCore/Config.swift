@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 package import CConfig
 
 /// The settings of `/etc/security/touchauth.conf` and the module arguments: a typed view of

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /// A finger, with fprintd's names and its digit in fprintd's print layout.
 /// The raw value is libfprint's `FpFinger` (1 left thumb ... 10 right little).
 public enum Finger: Int, CaseIterable, Sendable {

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /// A sentence of the message table as gettext sees it, written as an ordinary interpolated
 /// literal (as Foundation's `String.LocalizationValue`): the literal text is the msgid, each
 /// interpolated value becomes a placeholder — `%s`, or `%1$s`, `%2$s`, ... when there are

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /// Every sentence a user sees from the helper, in one table (as fprintd's
 /// fingerprint-strings.h). Kept short: one line each. Localization (gettext) hooks in here.
 public enum Message: Equatable, Sendable {

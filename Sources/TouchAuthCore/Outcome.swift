@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /// The one result of an evaluation, after LocalAuthentication's `LAError` (DESIGN.md §1).
 /// The raw value is the word on the protocol's `result` line.
 public enum Outcome: String, CaseIterable, Sendable {

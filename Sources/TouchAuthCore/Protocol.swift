@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /// The shim <-> helper protocol, version 1. The contract is docs/PROTOCOL.md; this file parses the
 /// request (strictly) and writes the reply (which the shim parses strictly in pam/protocol.c).
 public enum WireProtocol {

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /// The scan loop, as a pure state machine: which print each scan is compared with, when a strike
 /// is charged (on disk before the scan that could earn it), settled or refunded, what the user is
 /// told, what is logged, and how the loop ends (DESIGN.md §1, §2). No I/O: a driver performs each

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /// One user's persistent fingerprint state (DESIGN.md §2, §3): consecutive strikes, the lockout,
 /// and what the trust rules need to know about the last password authentication.
 public struct UserState: Equatable, Sendable {

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /// A user name as PAM hands it over, checked before it goes anywhere near a path
 /// (DESIGN.md §5.2). That the account exists is the caller's check (it needs I/O).
 public struct UserName: Equatable, Sendable, CustomStringConvertible {

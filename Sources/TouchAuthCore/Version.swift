@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 internal import CConfig
 
 /// The release, from pam/version.h (the module logs the same macro): `touchauth --version`,

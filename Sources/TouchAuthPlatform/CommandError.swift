@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 import Glibc
 
 /// Why a command failed. Each is one line on stderr and a non-zero exit status. The stores and

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 import Glibc
 
 /// The caller's environment, which configures nothing (DESIGN.md §5): emptied at start-up.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 import Glibc
 
 /// The one EINTR loop (after swift-system's `valueOrErrno`): calls `body` again while it fails

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 import Glibc
 
 /// The helper's log: syslog's `LOG_AUTHPRIV`, as `touchauth[pid]`.

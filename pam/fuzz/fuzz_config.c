@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * libFuzzer harness for the config parser (config.c, config_parse.c: the
  * config file and the module arguments share it; the module and the helper

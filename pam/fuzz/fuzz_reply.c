@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * libFuzzer harness for the shim's reply parser (protocol.c), with ASan and
  * UBSan.  The input is the helper's stdout; its first byte picks the chunk

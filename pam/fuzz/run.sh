@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: Apache-2.0
 # pam/fuzz/run.sh [SECONDS]: builds the shim's libFuzzer harnesses with ASan and UBSan (clang
 # from the Swift toolchain, which ships libFuzzer and the sanitizer runtimes; else Debian's
 # clang) and runs each for SECONDS (default $FUZZ_SECONDS or 30) on a copy of its seed corpus

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: Apache-2.0
 # check_config_files.sh DUMP_COMMAND [ARG...]
 #
 # Runs `DUMP_COMMAND ARG... FILE` on every tests/config/{good,bad}/*.conf and

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * config_dump FILE [--arguments ARGS [--restricted]]: load FILE as an explicit
  * config file and the module arguments in ARGS (one a line) over it, those a

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: Apache-2.0
 # e2e_fake_helpers.sh [MODULE.so]
 #
 # pam_touchauth.so end to end with the real libpam, pam_wrapper and pamtester,

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: Apache-2.0
 # test_config_files_perms.sh DUMP_COMMAND [ARG...]
 #
 # The checks on the config file itself, which git cannot carry in

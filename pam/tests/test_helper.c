@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * helper.c in-process, against fake helpers: what pamtester cannot show.
  * The host process must come out as it went in (same fds, SIGCHLD

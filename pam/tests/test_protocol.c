@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * The reply parser against a table of replies, each fed whole, byte by byte
  * and split at every offset: the result must not depend on how the pipe

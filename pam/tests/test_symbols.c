@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * test_symbols MODULE.so: the module loads with RTLD_NOW (every symbol
  * resolves) and its dynamic symbol table defines exactly pam_sm_authenticate,

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * terminal.c without a person: what each byte means (pure), and on a real
  * pseudo-terminal that our mode goes back exactly, that type-ahead after Enter

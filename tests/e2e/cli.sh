@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: Apache-2.0
 # The touchauth command (issue 5): enroll, list, delete, verify, enable/disable, doctor, on
 # libfprint's virtual sensors (virtual_device, and virtual_device_storage as the match-on-chip
 # stand-in), with their errors; and the module's "disabled" skip, which starts no helper. Then

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: Apache-2.0
 # doas (OpenDoas, Debian's opendoas, PAM service "doas") for real, in tmux, as a test user with a
 # password, in a private mount namespace: an overlay over /etc gives it our /etc/pam.d/doas and a
 # /etc/doas.conf of ours (the machine's /etc is never written). The finger, Enter then the

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: Apache-2.0
 # GDM's two-stack login (the clients issue). GDM cannot run here (it needs a running systemd), so
 # clients/gdmworker.c drives the `gdm-password` and `gdm-fingerprint` PAM services the way GDM 43
 # (Debian 12's gdm3) does: one worker process per conversation, both at once, PAM_TTY

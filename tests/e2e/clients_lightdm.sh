@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: Apache-2.0
 # A graphical login for real (the clients issue): LightDM 1.26 with lightdm-gtk-greeter on an
 # Xvfb display, the test stack bind-mounted over /etc/pam.d/lightdm, keys typed with xdotool,
 # the greeter's dialog read back with tesseract (what the user saw), LightDM's debug log for the

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: Apache-2.0
 # Screen lockers for real (the clients issue): a terminal locker, vlock, in tmux, and two X
 # screen lockers, i3lock and xsecurelock, under Xvfb inside a fake local graphical logind
 # session, keys sent with xdotool, the screen read back with tesseract (what the user saw).

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: Apache-2.0
 # pkexec and polkit for real (the clients issue): the real polkitd on a private system bus, real
 # pkexec typed in a tmux pane as the test user, the real setuid polkit-agent-helper-1 running
 # our `polkit-1` stack (bind-mounted over the packaged one), libfprint's virtual sensor, and the

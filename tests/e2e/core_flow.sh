@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: Apache-2.0
 # The core flow (issue 2): pamtester -> pam_touchauth.so -> touchauth -> libfprint's virtual
 # sensor -> PAM code, with pam_unix.so and a real password behind it.
 source "$(dirname "$0")/lib.sh"

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: Apache-2.0
 # scripts/demo.sh tells the story its headings say: each step's outcome, read from what the
 # demo prints (issue 11 once broke steps 3-7 and the demo still exited 0).
 source "$(dirname "$0")/lib.sh"

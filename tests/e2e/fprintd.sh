@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: Apache-2.0
 # fprintd interop, both ways, with the real fprintd (Debian's package) on a private system bus:
 # dbus-daemon (abstract socket), polkit mocked with python3-dbusmock (as fprintd's own tests
 # do), fprintd's state in $T, FP_VIRTUAL_DEVICE set for it. touchauth uses the same directory

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: Apache-2.0
 # Installing like a Debian citizen (issue 7): the message catalogs are complete; install.sh puts
 # everything in place; `pam-auth-update --enable touchauth` wires the module into the REAL
 # /etc/pam.d (no pam_wrapper) and pamtester on the real `login` service gets the fingerprint,

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 # End-to-end test kit: real libpam under pam_wrapper, pamtester, the real pam_unix.so with a
 # test user, libfprint's virtual_device driven over its socket. Root only (CI is root on a
 # throwaway machine): it creates the user `touchauth-test` with a password.

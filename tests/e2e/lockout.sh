@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: Apache-2.0
 # Strikes, the five-strike lockout and Apple's trust rules (issue 3), end to end: pamtester
 # (authenticate, and acct_mgmt in the same handle) and clients/pamdrive.c (auth and acct on one
 # handle whatever each returns, as sshd does) -> pam_touchauth.so (and its authsucc line) ->

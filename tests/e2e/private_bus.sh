@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 # shellcheck shell=bash
 # private_bus DIR NAME: starts a private "system" D-Bus (for fprintd and polkit) listening on
 # the abstract socket NAME (polkitd drops to its own user and could not reach a socket inside a

@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: Apache-2.0
 """ptyout.py COMMAND...: run COMMAND with stdout and stderr on a pseudo-terminal (stdin stays as
 it is), copying what it writes to our stdout. Programs then line-buffer stdout, so their
 stdout and stderr lines keep the order the user would see. (stdbuf -o0 does the same by

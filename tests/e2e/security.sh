@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: Apache-2.0
 # Nothing but the right finger opens the door (issue 6), end to end with pamtester under
 # pam_wrapper, the real helper and libfprint's virtual sensor: hostile user names, unsafe print
 # and state files (links, foreign owners, writable modes), faults the fake-helper suite does not

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: Apache-2.0
 # No free try on a slow disk (issue 11, DESIGN "no free try"): the helper's disk writes made
 # slow (the helper set as `helper=` is a root-owned wrapper that preloads an fsync/fdatasync
 # sleeping SLOW_MS first), then six times: a wrong finger, Enter 100 ms after the sensor read

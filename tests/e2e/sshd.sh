@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: Apache-2.0
 # Network logins through a real OpenSSH sshd (issue 11): sshd runs on loopback only, inside a
 # private mount namespace whose /etc/pam.d/sshd is our test stack bind-mounted over the real one
 # (never edited; the machine's own sshd, if any, is never touched), with its own config, host

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: Apache-2.0
 # The "Enter Password" button in a terminal (issue 4), with the real things: sudo and su (setuid,
 # so no pam_wrapper) and login (run by root, as getty runs it) in a private mount namespace whose
 # /etc/pam.d/sudo, /etc/pam.d/su, /etc/pam.d/login and /etc/sudoers are our test files

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 # shellcheck shell=bash
 # Real terminal programs in tmux (terminal.sh, clients_doas.sh): each case runs a command in a
 # window's shell and leaves its traces in $W/u (its exit status, `stty -g` before and after, a

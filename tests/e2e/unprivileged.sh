@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: Apache-2.0
 # Hostile unprivileged users (issue 6): the caller's environment through real sudo, and the
 # setuid helper that screen lockers need (README "Screen lockers"), attacked directly.
 #

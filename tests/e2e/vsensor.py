@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: Apache-2.0
 """Drive libfprint's virtual sensor: vsensor.py SOCKET COMMAND [COMMAND ...]
 
 Sends each command on its own connection, with no trailing newline, and waits for the driver to

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // libFuzzer targets for the helper's decoders (Sources/TouchAuthCore), built by tests/fuzz/run.sh
 // with `swiftc -sanitize=fuzzer,address` straight from the core's sources, one binary per
 // target (-D FUZZ_CONFIG, FUZZ_REQUEST, FUZZ_STATE). Beyond "no crash", each checks a property

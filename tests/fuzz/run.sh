@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: Apache-2.0
 # tests/fuzz/run.sh [SECONDS]: the helper's decoders under libFuzzer with ASan: the config
 # grammar (file and module arguments), the shim's request, and the state file. Each target is
 # tests/fuzz/FuzzCore.swift compiled with Sources/TouchAuthCore (and the C config parser under

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 # creds.py FD CMD...: runs CMD with FD (1 or 2) a pipe that is already full, so its first write
 # there blocks. While it blocks (the kernel says it is in write(FD, ...)) its credentials are
 # read from /proc: the privileges it runs with at that moment, not what its exit status suggests.

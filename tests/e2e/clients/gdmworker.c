@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * gdmworker: GDM's two-stack login (gdm-password beside gdm-fingerprint) the way GDM 43
  * (Debian 12's gdm3) drives PAM, for a machine where GDM itself cannot run (no systemd).

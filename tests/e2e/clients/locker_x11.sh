@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 # The X11 kit of clients_lockers.sh and clients_lightdm.sh: installing the clients without
 # starting any service, an Xvfb display of the test's own, screenshots, and reading the screen
 # back (tesseract) so that a check can say what the user saw.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * pamdrive: a PAM client that runs the operations it is given, in that order, on ONE handle,
  * whatever each returns (pamtester stops at the first failure; sshd does not: after a failed

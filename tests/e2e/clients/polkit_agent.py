@@ -1,4 +1,5 @@
 #!/usr/bin/python3
+# SPDX-License-Identifier: Apache-2.0
 """A polkit authentication agent without a terminal, as GNOME Shell's and KDE's are.
 
 polkit_agent.py --session ID | --process PID  --log FILE --control FIFO

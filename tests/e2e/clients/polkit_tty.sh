@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: Apache-2.0
 # polkit_tty.sh COMMAND...: `pkexec COMMAND` answered by polkit's own text agent, pkttyagent, in
 # this terminal, as `systemctl` runs it (pkttyagent --notify-fd, the agent for its parent).
 #
