@@ -6,6 +6,8 @@
 # (issue 14) doctor's summary line, the version from pam/version.h everywhere, the output in
 # Chinese with the catalogs staged by install.sh, and the shell completions against --help.
 source "$(dirname "$0")/lib.sh"
+# zsh: its completion is called for real below; dpkg-dev: debian/rules' version check.
+ensure_packages zsh dpkg-dev
 
 make_user "$TUSER" "$TPASS"
 make_user "$NOPRINTS_USER" "$TPASS"
@@ -298,9 +300,15 @@ rm -f "$MARKER"
 check "CHANGELOG.md's newest entry is this version" eval 'grep -m 1 "^## " "$ROOT/CHANGELOG.md" | grep -qF "$VERSION"'
 OUT=$(head -n 1 "$ROOT/debian/changelog" 2>/dev/null || echo "touchauth ($VERSION) (no debian/ here)")
 check "debian/changelog (if any) starts with this version" eval 'grep -Eq "^touchauth \($VERSION[-)~+]" <<<"$OUT"'
-OUT=$(grep -h "VERSION" "$ROOT/scripts/package.sh" 2>/dev/null || echo "version.h")
-check "scripts/package.sh (if any) reads pam/version.h or says the same version" \
-    eval 'has "version.h" || has "VERSION:-$VERSION}"'
+# The package's version is debian/changelog's (dpkg takes it from nowhere else; package.sh names
+# its files by it): debian/rules' build refuses a changelog that says another than version.h.
+RULES_CHECK=$(make -s -n -f "$ROOT/debian/rules" override_dh_auto_build | grep 'version.h')
+OUT="debian/rules: $RULES_CHECK"
+check "debian/rules' version check passes here (changelog = pam/version.h)" \
+    eval '[ -n "$RULES_CHECK" ] && (cd "$ROOT" && sh -c "$RULES_CHECK")'
+check "...and fails on a changelog that says another version" \
+    eval '! (cd "$T" && mkdir -p vcheck/debian vcheck/pam && cp "$ROOT/pam/version.h" vcheck/pam/ \
+        && sed "1s/($VERSION/(9.9.9/" "$ROOT/debian/changelog" > vcheck/debian/changelog && cd vcheck && sh -c "$RULES_CHECK")'
 
 echo "# the command's own output in the user's language (catalogs installed as install.sh installs them)"
 STAGE="$T/stage"
@@ -370,10 +378,32 @@ for cmd in $(help_commands); do
     OUT="branch: $branch; missing:$missing"
     check "zsh: '$cmd' is a command with every option of --help" eval 'grep -q "'"'"'$cmd:" "$ZSH_FILE" && test -n "$branch" && test -z "$missing"'
 done
-if command -v zsh > /dev/null; then
-    OUT=$(zsh -n "$ZSH_FILE" 2>&1)
-    check "zsh: the file parses (zsh -n)" test -z "$OUT"
-fi
+OUT=$(zsh -n "$ZSH_FILE" 2>&1)
+check "zsh: the file parses (zsh -n)" test -z "$OUT"
+# zsh_complete WORD...: the zsh completion called for the command line WORDs and an empty word
+# being completed, outside a completion widget: zsh's completion functions (_describe, compadd,
+# _arguments) are stubs that print what they were given, one a line.
+zsh_complete() {
+    zsh -f -c '
+        _describe() { local n=${@[-1]}; local -a c; c=("${(@P)n}"); print -rl -- "${c[@]%%:*}" }
+        compadd() { shift; print -rl -- "$@" }
+        _arguments() { print -rl -- "$@" }
+        _users() { }; _files() { }; _directories() { }
+        file=$1; shift
+        words=(touchauth "$@" "") CURRENT=$(( $# + 2 ))
+        source "$file"' zsh "$ZSH_FILE" "$@" 2>&1
+}
+OUT=$(zsh_complete)
+check "zsh, called: the first word offers every command of --help, --help and --version" \
+    eval 'test "$(sort <<<"$OUT")" = "$({ help_commands; echo --help; echo --version; } | sort)"'
+for cmd in $(help_commands); do
+    OUT=$(zsh_complete "$cmd")
+    offered=$(sed -n 's/^\(--[a-z][a-z-]*\)[=[].*/\1/p' <<<"$OUT" | sort -u)
+    check "zsh, called: '$cmd' offers exactly its options of --help" test "$offered" = "$(help_options "$cmd")"
+done
+OUT=$(zsh_complete enroll)
+check "zsh, called: --finger offers the fingers of --help" \
+    eval 'grep -q -- "--finger=.*($(sed -n "s/^fingers: //p" "$T/help.txt" | sed "s/, / /g"))" <<<"$OUT"'
 OUT=$("$ROOT/scripts/install.sh" --list)
 check "install.sh --list (what uninstall.sh removes) names both completion files" \
     eval 'grep -qx "/usr/share/bash-completion/completions/touchauth" <<<"$OUT" && grep -qx "/usr/share/zsh/vendor-completions/_touchauth" <<<"$OUT"'
