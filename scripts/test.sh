@@ -118,7 +118,7 @@ suite "e2e: LightDM and its GTK greeter on Xvfb (finger, wrong fingers, locked u
 suite "e2e: GDM's two stacks as its session workers run them (finger, password while the finger waits, wrong fingers, locked, remote, no greeter)" 40 tests/e2e/clients_gdm.sh
 suite "e2e: presence (fake logind sessions, no terminal, no display, real su)" 53 tests/e2e/presence.sh
 suite "e2e: network logins through real sshd on loopback (password, keyboard-interactive, key after a failed password, MaxAuthTries)" 48 tests/e2e/sshd.sh
-suite "e2e: the touchauth command (enroll, list, delete, verify, enable/disable, doctor and its summary line; match-on-chip; --version everywhere; translated output; completions)" 117 tests/e2e/cli.sh
+suite "e2e: the touchauth command (enroll, list, delete, verify, enable/disable, doctor and its summary line; match-on-chip; --version everywhere; translated output; completions)" 131 tests/e2e/cli.sh
 suite "e2e: scripts/demo.sh tells the story its headings say (each step's outcome)" 13 tests/e2e/demo.sh
 suite "e2e: fprintd interop both ways (real fprintd, private bus, dbusmock polkit)" 13 tests/e2e/fprintd.sh
 suite "e2e: install, pam-auth-update, real /etc/pam.d, translations, man, uninstall, the .deb built by dpkg-buildpackage" 172 tests/e2e/install.sh
