@@ -95,10 +95,10 @@ swift_unit_tests() {
 }
 
 single "build (release helper, module with -Werror)" "$ROOT/scripts/build.sh"
-suite "Swift unit tests (core, the scan loop)" 105 swift_unit_tests
+suite "Swift unit tests (core, the scan loop)" 110 swift_unit_tests
 single "C formatting (clang-format, pam/.clang-format)" make -s -C pam format-check
 suite "license: every source file carries its SPDX line (Apache-2.0, LICENSE)" 149 tests/spdx.sh
-suite "C unit tests (reply parser, helper spawn, terminal, held signals, exported symbols, config file checks)" 230 make -s -C pam check
+suite "C unit tests (reply parser, helper spawn, terminal, held signals, exported symbols, config file checks)" 238 make -s -C pam check
 suite "config files: the shim's dump" 72 pam/tests/check_config_files.sh pam/tests/config_dump
 suite "config files: the helper's dump" 72 pam/tests/check_config_files.sh "$HELPER_BIN" config-dump --config
 suite "config file checks (owner, mode, links, size): the helper's dump" 13 sh pam/tests/test_config_files_perms.sh "$HELPER_BIN" config-dump --config
@@ -115,8 +115,8 @@ suite "e2e: doas for real (tmux, an overlay over /etc): finger, Enter, typing, C
 suite "e2e: pkexec and the real polkitd (private bus, fake logind; text agent, a dialog-like agent, remote, no logind)" 86 tests/e2e/clients_polkit.sh
 suite "e2e: screen lockers for real (vlock; i3lock, xsecurelock on Xvfb in a fake local session; the setuid helper or not)" 58 tests/e2e/clients_lockers.sh
 suite "e2e: LightDM and its GTK greeter on Xvfb (finger, wrong fingers, locked user, console in front)" 25 tests/e2e/clients_lightdm.sh
-suite "e2e: GDM's two stacks as its session workers run them (finger, password while the finger waits, wrong fingers, locked, remote, no greeter)" 40 tests/e2e/clients_gdm.sh
-suite "e2e: presence (fake logind sessions, no terminal, no display, real su)" 53 tests/e2e/presence.sh
+suite "e2e: GDM's two stacks as its session workers run them (finger, password while the finger waits, wrong fingers, locked, remote, no greeter)" 43 tests/e2e/clients_gdm.sh
+suite "e2e: presence (fake logind sessions, no terminal, no display, real su)" 55 tests/e2e/presence.sh
 suite "e2e: network logins through real sshd on loopback (password, keyboard-interactive, key after a failed password, MaxAuthTries)" 48 tests/e2e/sshd.sh
 suite "e2e: the touchauth command (enroll, list, delete, verify, enable/disable, doctor and its summary line; match-on-chip; --version everywhere; translated output; completions)" 131 tests/e2e/cli.sh
 suite "e2e: scripts/demo.sh tells the story its headings say (each step's outcome)" 13 tests/e2e/demo.sh
