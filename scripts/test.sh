@@ -98,7 +98,7 @@ single "build (release helper, module with -Werror)" "$ROOT/scripts/build.sh"
 suite "Swift unit tests (core, the scan loop)" 110 swift_unit_tests
 single "C formatting (clang-format, pam/.clang-format)" make -s -C pam format-check
 suite "license: every source file carries its SPDX line (Apache-2.0, LICENSE)" 149 tests/spdx.sh
-suite "C unit tests (reply parser, helper spawn, terminal, held signals, exported symbols, config file checks)" 238 make -s -C pam check
+suite "C unit tests (reply parser, helper spawn, terminal, held signals, silent lockers, exported symbols, config file checks)" 256 make -s -C pam check
 suite "config files: the shim's dump" 72 pam/tests/check_config_files.sh pam/tests/config_dump
 suite "config files: the helper's dump" 72 pam/tests/check_config_files.sh "$HELPER_BIN" config-dump --config
 suite "config file checks (owner, mode, links, size): the helper's dump" 13 sh pam/tests/test_config_files_perms.sh "$HELPER_BIN" config-dump --config
