@@ -16,18 +16,10 @@ ensure_packages_no_start opendoas || { echo "cannot install opendoas"; echo "0 p
 make_user "$TUSER" "$TPASS"
 CONF="$T/touchauth.conf"
 S=$(mktemp -d /tmp/touchauth-doas-state.XXXXXX); chmod 0755 "$S"
-conf() {
-    write_config "$CONF" "helper=$HELPER" "state_dir=$S/state" "password_after_boot=no" \
-        "password_max_age=0" "password_after_enroll_change=no" "$@"
-}
+STATE_DIR="$S/state" TTY_CLEANUP="$S"
+source "$E2E/ttykit.sh"
 conf
 enroll "$TUSER" right-index-finger tu-right-index
-
-W=$(mktemp -d /tmp/touchauth-tty.XXXXXX)
-chmod 0755 "$W"; mkdir "$W/u"; chmod 0777 "$W/u"
-TMUX_SOCK="$W/tmux.sock"
-source "$E2E/ttykit.sh"
-trap 'tm kill-server 2>/dev/null; rm -rf "$W" "$T" "$S"' EXIT
 
 # /etc as the machine has it, with our doas.conf and pam.d/doas on top (overlayfs, this
 # namespace only): doas.conf must be root's and not writable by others, as doas checks.

@@ -20,9 +20,7 @@ ensure_packages pamtester libpam-wrapper libpam-modules libsystemd0 python3 util
 source "$(dirname "$0")/lib.sh"
 STARTED=$(date +%s)
 
-if [ "$(stat -f -c %T /sys/fs/cgroup/unified 2>/dev/null)" = cgroup2fs ]; then CG=/sys/fs/cgroup/unified
-elif [ "$(stat -f -c %T /sys/fs/cgroup)" = cgroup2fs ]; then CG=/sys/fs/cgroup
-else echo "no cgroup2 hierarchy"; echo "0 passed, 1 failed"; exit 1; fi
+CG=$(cgroup2_dir) || { echo "no cgroup2 hierarchy"; echo "0 passed, 1 failed"; exit 1; }
 
 make_user "$TUSER" "$TPASS"
 TUID=$(id -u "$TUSER")

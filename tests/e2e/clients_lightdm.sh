@@ -27,24 +27,14 @@ for tool in lightdm lightdm-gtk-greeter dbus-daemon unshare Xvfb xdotool import 
         { echo "missing $tool"; echo "0 passed, 1 failed"; exit 1; }
 done
 
-if [ "$(stat -f -c %T /sys/fs/cgroup/unified 2>/dev/null)" = cgroup2fs ]; then CG=/sys/fs/cgroup/unified
-elif [ "$(stat -f -c %T /sys/fs/cgroup)" = cgroup2fs ]; then CG=/sys/fs/cgroup
-else CG=""; fi
-make_user "$TUSER" "$TPASS"
-OTHER=$NOPRINTS_USER            # someone else, with prints of her own on the same sensor
-make_user "$OTHER" "$TPASS"
-TUID=$(id -u "$TUSER")
-FINGER="SCAN tu-right-index"
-ELSE="SCAN other-right-index"
+CG=$(cgroup2_dir)
+two_users
 TIMEOUT=6                       # the fingerprint's timeout here (30 s by default)
 mkdir -m 0700 "$T/state"
 CONF="$T/touchauth.conf"
 write_config "$CONF" "helper=$HELPER" "state_dir=$T/state" "timeout=$TIMEOUT" "password_after_boot=no" \
     "password_max_age=0" "password_after_enroll_change=no"
-enroll "$TUSER" right-index-finger tu-right-index
-check "(setup) $TUSER enrolled" test -f "$T/prints/$TUSER/virtual_device/0/7"
-enroll "$OTHER" right-index-finger other-right-index
-check "(setup) $OTHER enrolled" test -f "$T/prints/$OTHER/virtual_device/0/7"
+enroll_two_users
 fresh_state() { rm -f "$T/state/$TUID"; }
 put_state() {  # put_state STRIKES LOCKED_AT
     printf 'touchauth-state 1\nstrikes %s\nlocked_at %s\npassword_at -\npassword_boot_id -\nprints_hash -\n' \

@@ -52,9 +52,7 @@ done
 /usr/bin/python3 -c 'import gi; gi.require_version("PolkitAgent", "1.0")' 2> /dev/null ||
     { echo "no PolkitAgent typelib for /usr/bin/python3"; echo "0 passed, 1 failed"; exit 1; }
 # cgroup2, where sd-login reads a process's session: hybrid (this VM) or unified.
-if [ "$(stat -f -c %T /sys/fs/cgroup/unified 2>/dev/null)" = cgroup2fs ]; then CG=/sys/fs/cgroup/unified
-elif [ "$(stat -f -c %T /sys/fs/cgroup)" = cgroup2fs ]; then CG=/sys/fs/cgroup
-else echo "no cgroup2 hierarchy"; echo "0 passed, 1 failed"; exit 1; fi
+CG=$(cgroup2_dir) || { echo "no cgroup2 hierarchy"; echo "0 passed, 1 failed"; exit 1; }
 PAM_PKG_SUM=$(sha256sum < /usr/lib/pam.d/polkit-1)
 DEVLOG_BEFORE=$(stat -c '%F %i' /dev/log 2>/dev/null || echo none)
 

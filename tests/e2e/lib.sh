@@ -25,6 +25,16 @@ chmod 0700 "$T"
 SOCK="$T/vdev.sock"
 trap 'rm -rf "$T"' EXIT
 
+# cgroup2_dir: where the cgroup2 hierarchy is mounted (the unified one on a hybrid host), for the
+# fake logind's session scopes; nothing and status 1 where there is none.
+cgroup2_dir() {
+    local d
+    for d in /sys/fs/cgroup/unified /sys/fs/cgroup; do
+        [ "$(stat -f -c %T "$d" 2>/dev/null)" = cgroup2fs ] && { echo "$d"; return 0; }
+    done
+    return 1
+}
+
 make_user() {  # make_user NAME PASSWORD: a local account pam_unix can check
     id "$1" >/dev/null 2>&1 || useradd -M -s /usr/sbin/nologin "$1"
     echo "$1:$2" | chpasswd

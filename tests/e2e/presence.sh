@@ -22,9 +22,7 @@ for tool in tmux su unshare setpriv pamtester python3; do
 done
 
 # cgroup2, where sd-login reads a process's session: hybrid (this VM) or unified.
-if [ "$(stat -f -c %T /sys/fs/cgroup/unified 2>/dev/null)" = cgroup2fs ]; then CG=/sys/fs/cgroup/unified
-elif [ "$(stat -f -c %T /sys/fs/cgroup)" = cgroup2fs ]; then CG=/sys/fs/cgroup
-else echo "no cgroup2 hierarchy"; echo "0 passed, 1 failed"; exit 1; fi
+CG=$(cgroup2_dir) || { echo "no cgroup2 hierarchy"; echo "0 passed, 1 failed"; exit 1; }
 
 PAM_NO_DISPLAY=1            # pam() adds no display item: every case says what it has
 export PAM_WRAPPER_DEBUGLEVEL=2   # the module's debug syslog lines in pamtester's output

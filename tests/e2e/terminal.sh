@@ -20,24 +20,11 @@ SU_USER=$NOPRINTS_USER   # runs `su $TUSER`: su authenticates the target user, w
 make_user "$TUSER" "$TPASS"
 make_user "$SU_USER" "$TPASS"
 CONF="$T/touchauth.conf"  # enroll() reads this one too
-mkdir -m 0700 "$T/state"
-# Rewritten in place (same file, new keys). The trust rules are issue 3's: off here.
-conf() {
-    write_config "$CONF" "helper=$HELPER" "state_dir=$T/state" "password_after_boot=no" \
-        "password_max_age=0" "password_after_enroll_change=no" "$@"
-}
+STATE_DIR="$T/state"
+mkdir -m 0700 "$STATE_DIR"
+source "$E2E/ttykit.sh"
 conf
 enroll "$TUSER" right-index-finger tu-right-index
-
-# Where the test users' shells leave their traces (rc, stty -g, markers): reachable by them.
-W=$(mktemp -d /tmp/touchauth-tty.XXXXXX)
-chmod 0755 "$W"
-mkdir "$W/u"
-chmod 0777 "$W/u"
-TMUX_SOCK="$W/tmux.sock"
-source "$E2E/ttykit.sh"
-# The tmux server is the namespace's last process: killing it unmounts everything.
-trap 'tm kill-server 2>/dev/null; rm -rf "$W" "$T"' EXIT
 
 LINE="auth [success=done abort=die default=ignore] $MODULE config=$CONF debug"
 for svc in sudo su login; do

@@ -2,8 +2,24 @@
 # shellcheck shell=bash
 # Real terminal programs in tmux (terminal.sh, clients_doas.sh): each case runs a command in a
 # window's shell and leaves its traces in $W/u (its exit status, `stty -g` before and after, a
-# marker the command may touch), which the checks below read. Needs lib.sh, and W (a 0755 temp
-# dir with a 0777 u/ in it) and TMUX_SOCK set.
+# marker the command may touch), which the checks below read. Needs lib.sh and STATE_DIR (the
+# helper's state directory, made by the suite). Sourcing it makes W, a 0755 temp dir with a 0777
+# u/ in it, where the test users' shells leave their traces (rc, stty -g, markers), TMUX_SOCK,
+# and the trap: the tmux server is the namespace's last process, so killing it unmounts
+# everything; then W, T and TTY_CLEANUP (more paths of the suite) go.
+W=$(mktemp -d /tmp/touchauth-tty.XXXXXX)
+chmod 0755 "$W"
+mkdir "$W/u"
+chmod 0777 "$W/u"
+TMUX_SOCK="$W/tmux.sock"
+trap 'tm kill-server 2>/dev/null; rm -rf "$W" "$T" ${TTY_CLEANUP:-}' EXIT
+
+# conf [key=value...]: the suite's $CONF, rewritten in place (same file, new keys). The trust
+# rules have their own suite: off here.
+conf() {
+    write_config "$CONF" "helper=$HELPER" "state_dir=$STATE_DIR" "password_after_boot=no" \
+        "password_max_age=0" "password_after_enroll_change=no" "$@"
+}
 
 shell_as() {  # the command line of an interactive shell of user $1, nothing inherited
     echo "setpriv --reuid=$1 --regid=$1 --init-groups env -i HOME=$W/u TERM=screen" \

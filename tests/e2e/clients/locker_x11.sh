@@ -129,3 +129,21 @@ wait_socket() {
     for _ in $(seq $(($2 * 50))); do [ -S "$1" ] && return 0; sleep 0.02; done
     return 1
 }
+
+# two_users: the test user and someone else (OTHER), each with a password; TUID, and the scans of
+# each one's right index finger (FINGER, ELSE). enroll_two_users, once CONF is written: both
+# fingers enrolled on the virtual sensor, each a setup check.
+two_users() {
+    make_user "$TUSER" "$TPASS"
+    OTHER=$NOPRINTS_USER  # someone else, with prints of her own on the same sensor
+    make_user "$OTHER" "$TPASS"
+    TUID=$(id -u "$TUSER")
+    FINGER="SCAN tu-right-index"
+    ELSE="SCAN other-right-index"
+}
+enroll_two_users() {
+    enroll "$TUSER" right-index-finger tu-right-index
+    check "(setup) $TUSER enrolled" test -f "$T/prints/$TUSER/virtual_device/0/7"
+    enroll "$OTHER" right-index-finger other-right-index
+    check "(setup) $OTHER enrolled" test -f "$T/prints/$OTHER/virtual_device/0/7"
+}

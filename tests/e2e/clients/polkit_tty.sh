@@ -21,6 +21,10 @@ agent=$!
 # pkttyagent closes fd 3 once it is registered (or exits): the reader then sees the end.
 timeout 10 cat "$dir/ready" > /dev/null
 rm -rf "$dir"
+# Ctrl-C reaches pkttyagent too, which puts the terminal's echo back as it goes: this script
+# waits for that before it ends (without the trap it died of the SIGINT at once, and the
+# caller's `stty -g` raced the agent's restore: clients_polkit.sh saw echo still off once).
+trap 'kill "$agent" 2> /dev/null; wait "$agent" 2> /dev/null; exit 130' INT
 # --disable-internal-agent: if polkitd did not find ours, say so instead of using the broken one.
 pkexec --disable-internal-agent "$@"
 rc=$?
