@@ -6,7 +6,7 @@ import TouchAuthPlatform
 
 /// A command: its name, the options it takes (`true`: takes a value), its synopsis (the same in
 /// every language, as a manual page's), a note for the help (translated), and what it does
-/// with the parsed options. contrib/completion checks its lists against `touchauth --help`.
+/// with the parsed options. tests/e2e/cli.sh checks completions/ against `touchauth --help`.
 struct Command: Sendable {
     let name: String
     let options: [String: Bool]

@@ -38,11 +38,11 @@ enum Doctor {
         let name = options.user ?? Accounts.name(of: Caller.defaultUID) ?? "root"
         guard let (user, uid) = Accounts.lookUp(name) else { throw .failed(tr("doctor: no such user '\(name)'")) }
         let (sensors, prints) = sensorChecks(config, user: user, note)
-        let lockout = userChecks(config, user: user, uid: uid, note)
+        let (lockout, enabled) = userChecks(config, user: user, uid: uid, note)
 
         let summary = Summary(
             findings: findings, user: user.value, prints: prints, sensors: sensors, services: services, lockout: lockout,
-            enabled: !StateStore(directory: config.stateDir).isDisabled(uid))
+            enabled: enabled)
         if options.json {
             let items = findings.map {
                 "{\"level\":\(Status.json($0.level.rawValue)),\"check\":\(Status.json($0.check)),\"detail\":\(Status.json($0.detail))}"
@@ -104,21 +104,24 @@ enum Doctor {
         return (devices.map(Sensor.label), entries.count)
     }
 
-    /// The user's switch, strikes and lockout. Returns the lockout's summary value.
-    static func userChecks(_ config: Config, user: UserName, uid: uid_t, _ note: (Level, String, String) -> Void) -> String {
+    /// The user's switch, strikes and lockout. Returns the summary's `lockout` and `enabled`.
+    static func userChecks(
+        _ config: Config, user: UserName, uid: uid_t, _ note: (Level, String, String) -> Void
+    ) -> (lockout: String, enabled: Bool) {
         let states = StateStore(directory: config.stateDir)
-        if states.isDisabled(uid) { note(.warn, "switch", tr("\(user): fingerprint turned off (touchauth enable --user \(user))")) }
+        let enabled = !states.isDisabled(uid)
+        if !enabled { note(.warn, "switch", tr("\(user): fingerprint turned off (touchauth enable --user \(user))")) }
         do {
             let state = try states.load(uid)
             if TrustPolicy(config).isLockedOut(state, now: Facts.now()) {
                 note(.warn, "lockout", tr("\(user): locked after \(state.strikes) failures in a row (the password, or touchauth unlock \(user))"))
-                return "locked"
+                return ("locked", enabled)
             }
             note(.ok, "lockout", tr("\(user): not locked (\(state.strikes) of \(config.lockoutThreshold) strikes)"))
-            return "no"
+            return ("no", enabled)
         } catch {
             note(.fail, "lockout", tr("\(user): state unusable, treated as locked: \(error) (touchauth unlock \(user))"))
-            return "unusable"
+            return ("unusable", enabled)
         }
     }
 

@@ -28,6 +28,10 @@ extension Doctor {
             ]
         }
 
+        /// The fields that are counts (JSON numbers); the others are strings, whatever they look
+        /// like (a user may be named `1000`).
+        static let counts: Set<String> = ["prints", "sensors", "pam", "fail", "warn"]
+
         /// `touchauth doctor: VERDICT key=value ...` (a user name has no blanks: UserName).
         var line: String {
             "touchauth doctor: \(verdict.rawValue) " + fields.map { "\($0.0)=\($0.1)" }.joined(separator: " ")
@@ -37,7 +41,7 @@ extension Doctor {
         /// numbers as JSON numbers, the rest as strings.
         var json: String {
             let values = [("status", Status.json(verdict.rawValue))]
-                + fields.map { key, value in (key, Int(value) != nil && key != "version" ? value : Status.json(value)) }
+                + fields.map { key, value in (key, Summary.counts.contains(key) ? value : Status.json(value)) }
             return "{\"level\":\(Status.json(verdict.rawValue)),\"check\":\"summary\",\"detail\":\(Status.json(line)),"
                 + "\"summary\":{" + values.map { "\(Status.json($0.0)):\($0.1)" }.joined(separator: ",") + "}}"
         }

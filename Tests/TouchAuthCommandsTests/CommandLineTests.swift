@@ -121,6 +121,13 @@ import TouchAuthPlatform
         #expect(Doctor.Summary(findings: [], user: "x", prints: 0, sensors: [], services: 0, lockout: "no", enabled: true).verdict == .ok)
     }
 
+    /// A field is a JSON number for what it is, not for how its value looks: a user named
+    /// `1000` stays a string (the summary's types must not change with the account's name).
+    @Test func theDoctorSummaryTypesByField() {
+        let summary = Doctor.Summary(findings: [], user: "1000", prints: 1, sensors: [], services: 0, lockout: "no", enabled: false)
+        #expect(summary.json.contains("\"user\":\"1000\",\"prints\":1,"))
+    }
+
     @Test func exitStatuses() {
         #expect(CommandError.usage("x").exitStatus == 2)
         #expect(CommandError.interrupted("x").exitStatus == 130)
