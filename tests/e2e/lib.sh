@@ -3,6 +3,8 @@
 # test user, libfprint's virtual_device driven over its socket. Root only (CI is root on a
 # throwaway machine): it creates the user `touchauth-test` with a password.
 # shellcheck shell=bash
+# One way to install, one list of packages: ensure_packages and the lists come from scripts/lib.sh.
+source "$(dirname "${BASH_SOURCE[0]}")/../../scripts/lib.sh"
 set +e -uo pipefail  # tests go on past a failing check; each check counts
 E2E=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 ROOT=$(cd "$E2E/../.." && pwd)
@@ -126,10 +128,15 @@ sensor_stop() {
     return 0
 }
 
-# check NAME CONDITION...: one assertion; prints the output seen when it fails.
+# check NAME CONDITION...: one assertion; prints the output seen when it fails. A NAME that
+# starts with "(setup)" or "(cleanup)" is a step, not a check: it is not counted when it holds,
+# and counts as a failure when it does not.
 check() {
     local name=$1; shift
     if "$@"; then
+        case $name in
+            "(setup)"* | "(cleanup)"*) echo "step - $name"; return 0 ;;
+        esac
         PASSED=$((PASSED + 1)); echo "ok   - $name"
     else
         FAILED=$((FAILED + 1)); echo "FAIL - $name"; echo "$OUT" | sed 's/^/       | /'
