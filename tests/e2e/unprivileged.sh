@@ -403,7 +403,8 @@ for _ in $(seq 500); do [ -S "$SOCK" ] && break; sleep 0.01; done  # the sensor 
 OUT="pamtester ${PT:-none}, helper ${LPID:-none}, state: $(tr '\n' ' ' < "$T/state/$TUID" 2>/dev/null)"
 check "(control) the locker's helper is up, its strike charged on disk (strikes 1)" \
     eval '[ -n "$LPID" ] && [ -S "$SOCK" ] && [ "$(strikes)" = 1 ]'
-kill -KILL "${PT:-0}"
+# Only a pid we got: `kill -KILL 0` would end the whole test run's process group.
+[ -n "$PT" ] && kill -KILL "$PT"
 wait "$LOCKER_JOB" 2>/dev/null
 # Gone: no /proc entry, or a zombie its new parent has not reaped yet.
 helper_gone() { local st; st=$(sed -n 's/^[0-9]* ([^)]*) \(.\).*/\1/p' "/proc/${LPID:-0}/stat" 2>/dev/null); [ -z "$st" ] || [ "$st" = Z ]; }
