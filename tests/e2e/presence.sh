@@ -92,6 +92,17 @@ exec unshare -m --propagation private sh -c '
     shift 3; exec "$@"' sh "$state" "$cg" "$(dirname "$0")/pam-su" "$@"
 EOF
 chmod 0755 "$T/run-in"
+# nolib COMMAND...: COMMAND in a private mount namespace where libsystemd.so.0 (the file the
+# loader's cache names) is an empty file: dlopen of it fails ("file too short").
+LIBSYSTEMD=$(readlink -f "$(ldconfig -p | sed -n 's/^[[:space:]]*libsystemd\.so\.0 (libc6,x86-64) => //p' | head -n 1)")
+: > "$T/empty"
+chmod 0644 "$T/empty"
+cat > "$T/nolib" <<EOF
+#!/bin/sh
+exec unshare -m --propagation private sh -c 'mount --bind "\$1" "\$2" || exit 125; shift 2; exec "\$@"' \\
+    sh "$T/empty" "$LIBSYSTEMD" "\$@"
+EOF
+chmod 0755 "$T/nolib"
 scope() { echo "$CG/user.slice/user-$1.slice/session-$2.scope"; }  # scope UID SESSION
 IN_NONE="$T/run-in $T/none $CG"                        # no logind, cgroup root
 outside() { PAM_RUNNER="$T/run-in $T/rs $CG"; }          # logind, outside any session
@@ -125,7 +136,7 @@ line.append("uid%d.display=%s" % (os.getuid(), text(sd.sd_uid_get_display, os.ge
 print(" ".join(line))
 EOF
 PROBE=""
-probe() { PROBE=$(${PAM_RUNNER:-} python3 "$T/probe.py" 2>&1); echo "#   sd-login: $PROBE"; }
+probe() { PROBE=$(${PAM_RUNNER:-} python3 "$T/probe.py" 2>&1); echo "#   sd-login: $PROBE" | sed '2,$s/^/#     /'; }
 probe_says() { grep -qF -- " $1" <<< " $PROBE"; }  # probe_says KEY=VALUE...
 probe_is() { local a; for a in "$@"; do probe_says "$a" || { OUT="sd-login: $PROBE"; return 1; }; done; }
 
@@ -263,7 +274,7 @@ tmux_pt() {
 # =============================================================================================
 echo "# 1. no logind (an empty /run/systemd/seats, as on this VM): someone must answer"
 PAM_RUNNER=$IN_NONE probe
-check "(probe) no seat0, not in a session" probe_is seat0=False "session=(No data available)"
+check "(setup) sd-login: no seat0, not in a session" probe_is seat0=False "session=(No data available)"
 PAM_RUNNER=$IN_NONE
 case_pam "no terminal, no display item (pamtester under setsid)" refused presence
 case_pam "no terminal, PAM_TTY :0 (a display item)" offered presence -I tty=:0
@@ -302,7 +313,7 @@ for v in "SSH_CONNECTION=127.0.0.1 50000 127.0.0.1 22" "SSH_CLIENT=127.0.0.1 500
          "SSH_TTY=/dev/pts/9" "SSH_AUTH_INFO_0=password"; do
     case_pam "${v%%=*} in the PAM environment only (display item :0)" refused presence -I tty=:0 -E "$v"
 done
-check "(the process environment had no SSH_*)" test -z "$(env | grep '^SSH_')"
+check "(setup) the process environment has no SSH_*" test -z "$(env | grep '^SSH_')"
 case_pam "service sshd, no rhost (display item :0)" refused sshd -I tty=:0
 case_pam "PAM_RHOST empty, as login sets it (display item :0)" offered presence -I tty=:0 -I rhost=
 
@@ -313,30 +324,47 @@ seat0 7 "$SU_UID" 7
 session 7 "$SU_UID" REMOTE=1 REMOTE_HOST=127.0.0.1 SERVICE=sshd
 in_session "$SU_UID" 7
 probe
-check "(probe) in session 7, remote" probe_is booted=1 seat0=True session=7 remote=1
+check "(setup) sd-login: in session 7, remote" probe_is booted=1 seat0=True session=7 remote=1
 case_pam "remote session (ssh from loopback, no SSH_* anywhere), display item :0" refused presence -I tty=:0
 tmux_start "$T/run-in" "$T/rs" "$(scope "$SU_UID" 7)"
 tmux_su "remote session, real su in its terminal, no SSH_*" refused
 session 7 "$SU_UID" ACTIVE=0 STATE=online
 seat0 "" "" 7
 probe
-check "(probe) in session 7, local, not active" probe_is session=7 remote=0 active=0 seat=seat0
+check "(setup) sd-login: in session 7, local, not active" probe_is session=7 remote=0 active=0 seat=seat0
 case_pam "session not active, display item :0" refused presence -I tty=:0
 tmux_su "session not active, real su in its terminal" refused
 session 7 "$SU_UID" SEAT=
 seat0 "" "" ""
 probe
-check "(probe) in session 7, local, active, no seat" probe_is session=7 remote=0 active=1 "seat=(No data available)"
+check "(setup) sd-login: in session 7, local, active, no seat" probe_is session=7 remote=0 active=1 "seat=(No data available)"
 case_pam "session without a seat, display item :0" refused presence -I tty=:0
 session 7 "$SU_UID"
 seat0 7 "$SU_UID" 7
 probe
-check "(probe) in session 7, local active tty on seat0" probe_is session=7 remote=0 active=1 type=tty seat=seat0
+check "(setup) sd-login: in session 7, local active tty on seat0" probe_is session=7 remote=0 active=1 type=tty seat=seat0
 tmux_su "local active tty session, real su in its terminal" offered
 case_pam "local active tty session, no terminal, no display item" refused presence
+# The next three differ from this one only in what sd-login can answer.
+case_pam "local active tty session, display item :0" offered presence -I tty=:0
+# logind runs (seat0 exists) but libsystemd cannot be loaded: the careful side, not "no logind".
+PAM_RUNNER="$T/nolib $T/run-in $T/rs $(scope "$SU_UID" 7)"
+probe
+check "(setup) libsystemd.so.0 cannot be loaded there" grep -qF "libsystemd.so.0: file too short" <<< "$PROBE"
+case_pam "logind runs, libsystemd.so.0 cannot be loaded, display item :0" refused presence -I tty=:0
+in_session "$SU_UID" 7
+# sd_session_is_remote fails (no REMOTE= line: -ENODATA; not a boolean: -EINVAL): counts as remote.
+session 7 "$SU_UID" REMOTE=
+probe
+check "(setup) sd-login: session 7 without REMOTE=, remote unknown" probe_is session=7 "remote=(No data available)" active=1 seat=seat0
+case_pam "session file without REMOTE= (sd_session_is_remote fails), display item :0" refused presence -I tty=:0
+session 7 "$SU_UID" REMOTE=maybe
+probe
+check "(setup) sd-login: session 7 with REMOTE=maybe, remote unknown" probe_is session=7 "remote=(Invalid argument)" active=1 seat=seat0
+case_pam "session file with REMOTE=maybe (sd_session_is_remote fails), display item :0" refused presence -I tty=:0
 session 7 "$SU_UID" TYPE=x11
 probe
-check "(probe) in session 7, local active x11 on seat0" probe_is session=7 type=x11 seat=seat0
+check "(setup) sd-login: in session 7, local active x11 on seat0" probe_is session=7 type=x11 seat=seat0
 case_pam "local active x11 session, no terminal, no display item (a polkit agent's helper)" offered presence
 tm kill-server 2>/dev/null
 cg_remove "$(scope "$SU_UID" 7)"
@@ -348,7 +376,7 @@ seat0 7 "$SU_UID" 7
 session 7 "$SU_UID"                # someone else's local active tty session on seat0
 outside
 probe
-check "(probe) outside any session, seat0 active = 7" probe_is booted=1 "session=(No data available)" seat0.active=7 "uid0.display=(No data available)"
+check "(setup) sd-login: outside any session, seat0 active = 7" probe_is booted=1 "session=(No data available)" seat0.active=7 "uid0.display=(No data available)"
 tmux_start "$T/run-in" "$T/rs" "$CG"
 tmux_pt "pseudo-terminal (PAM_TTY its /dev/pts/N), the terminal owned" refused '-I tty=$(tty)'
 tmux_pt "PAM_TTY tty3 (a text login), the terminal owned" offered -I tty=tty3
@@ -360,7 +388,7 @@ case_pam "display item :0, seat0's active session a user's tty session" refused 
 session c1 65534 CLASS=greeter TYPE=x11 USER=lightdm
 seat0 c1 65534 "c1 7"
 probe
-check "(probe) seat0's active session c1 is a greeter" probe_is seat0.active=c1 its.class=greeter
+check "(setup) sd-login: seat0's active session c1 is a greeter" probe_is seat0.active=c1 its.class=greeter
 case_pam "display item :0, seat0's active session a greeter (the login screen)" offered presence -I tty=:0
 case_pam "a greeter on seat0, but no display item and no terminal" refused presence
 case_pam "a greeter on seat0, PAM_TTY /dev/tty1 and no terminal (GDM on Wayland sets only that)" offered presence -I tty=/dev/tty1
@@ -368,7 +396,7 @@ session 8 0 TYPE=x11 CLASS=user
 seat0 8 0 "c1 7 8"
 user_display 0 8
 probe
-check "(probe) uid 0 has display session 8, local active x11 on seat0" probe_is "session=(No data available)" uid0.display=8 seat0.active=8
+check "(setup) sd-login: uid 0 has display session 8, local active x11 on seat0" probe_is "session=(No data available)" uid0.display=8 seat0.active=8
 tmux_start "$T/run-in" "$T/rs" "$CG"
 tmux_pt "caller's uid (root) at a local active graphical session, its pseudo-terminal owned (GNOME Terminal runs outside the session)" offered '-I tty=$(tty)'
 tm kill-server 2>/dev/null
