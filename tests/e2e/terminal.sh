@@ -334,9 +334,57 @@ service sudo "auth required $MODULE config=$T/lid.conf helper=$T/marker-helper d
 pam sudo "$TUSER" ""
 check "service sudo, no terminal, a display item -> the helper never ran" test ! -e "$MARKER"
 check "service sudo, no terminal -> PAM_AUTHINFO_UNAVAIL" has "$MSG_UNAVAIL"
+# sudo -i runs the PAM service sudo-i (Debian): every sudo* service is sudo's conversation.
+service sudo-i "auth required $MODULE config=$T/lid.conf helper=$T/marker-helper debug"
+pam sudo-i "$TUSER" ""
+check "service sudo-i (sudo -i), no terminal, a display item -> PAM_AUTHINFO_UNAVAIL, the helper never ran" \
+    eval 'has "$MSG_UNAVAIL" && test ! -e "$MARKER"'
 pam lid "$TUSER" ""
 check "(control) the same stack as another service -> the helper runs" test -e "$MARKER"
 rm -f "$MARKER"
+
+echo "# pamtester as a job of root's interactive shell: the foreground owns the terminal, a background job does not"
+# A background job can open /dev/tty, its stdin is the terminal and tcgetattr works there, but it
+# cannot read it: nobody types to it. The enrolled finger's touch is queued in every case; with
+# SIGTTOU ignored, a module that took the terminal from the background would not even be stopped.
+service job "auth required $MODULE config=$CONF debug"
+PT_ENV="LD_PRELOAD=libpam_wrapper.so PAM_WRAPPER=1 PAM_WRAPPER_DEBUGLEVEL=2 PAM_WRAPPER_SERVICE_DIR=$T/pam.d"
+PT_CMD="env $PT_ENV pamtester -v job $TUSER authenticate"
+# job_pt COMMAND: COMMAND typed in root's window (it leaves pamtester's output in pt.out, its
+# status in pt.rc, a background job's pid in pt.pid), the touch queued; a job still there then
+# is killed by that pid. Sets OUT.
+job_pt() {
+    local sender pid
+    rm -f "$SOCK" "$W/u/pt.out" "$W/u/pt.rc" "$W/u/pt.pid"
+    python3 "$E2E/vsensor.py" "$SOCK" "SCAN tu-right-index" > /dev/null 2>&1 & sender=$!
+    tm send-keys -t t:login "clear; $1" Enter
+    wait_file "$W/u/pt.rc" 20
+    kill "$sender" 2>/dev/null; wait "$sender" 2>/dev/null
+    pid=$(cat "$W/u/pt.pid" 2>/dev/null)
+    # (A job stopped by SIGTTOU ends the shell's wait with status 150 and stays.)
+    if [ -n "$pid" ] && [ "$(cat "/proc/$pid/comm" 2>/dev/null)" = pamtester ]; then kill -KILL "$pid"; fi
+    OUT="$(cat "$W/u/pt.out" 2>/dev/null)"$'\n'"(status $(cat "$W/u/pt.rc" 2>/dev/null))"
+}
+job_offered() {
+    local bad=""
+    has "$PROMPT" || bad+=" no-prompt"; [ -e "$SOCK" ] || bad+=" sensor-not-armed"
+    succeeded || bad+=" not-authenticated"
+    [ -z "$bad" ] || { OUT+=$'\n'"-> expected offered, got:$bad"; return 1; }
+}
+job_refused() {
+    local bad=""
+    has "$MSG_UNAVAIL" || bad+=" not-AUTHINFO_UNAVAIL"
+    has "nobody at a terminal or a screen to answer" || bad+=" not-the-terminal-rule"
+    lacks "$PROMPT" || bad+=" prompt-shown"; sensor_never_armed || bad+=" sensor-armed"
+    succeeded && bad+=" AUTHENTICATED-by-the-touch"
+    [ -z "$bad" ] || { OUT+=$'\n'"-> expected not offered, got:$bad"; return 1; }
+}
+job_pt "$PT_CMD > $W/u/pt.out 2>&1; echo \$? > $W/u/pt.rc"
+check "(control) pamtester in the foreground, no items -> offered (prompt, sensor armed, the touch authenticates)" job_offered
+job_pt "$PT_CMD > $W/u/pt.out 2>&1 & echo \$! > $W/u/pt.pid; wait \$!; echo \$? > $W/u/pt.rc"
+check "pamtester a background job (&) -> not offered, the module ends (PAM_AUTHINFO_UNAVAIL)" job_refused
+job_pt "(trap '' TTOU; exec $PT_CMD) > $W/u/pt.out 2>&1 & echo \$! > $W/u/pt.pid; wait \$!; echo \$? > $W/u/pt.rc"
+check "pamtester a background job ignoring SIGTTOU -> not offered (PAM_AUTHINFO_UNAVAIL)" job_refused
 
 echo "# sudo with 'Defaults pam_rhost' (PAM_RHOST = this host's name): a remote host like any other"
 # (Rewritten in place: the bind mount holds this inode.) Nothing counts as "still local": a
@@ -356,6 +404,6 @@ grep -v '^Defaults pam_rhost$' "$T/sudoers" > "$T/sudoers.new"; cat "$T/sudoers.
 
 echo "# measured: Enter -> sudo's password prompt ${ENTER_MS} ms; sudo -S round trip ${S_MS} ms"
 tm kill-server
-check "the tmux server (the namespace's last process) is gone" sh -c "! tmux -S '$TMUX_SOCK' ls 2>/dev/null"
-check "the real /etc/pam.d/sudo was never changed" test "$(sha256sum < /etc/pam.d/sudo)" = "$PAM_SUDO_SUM"
+check "(cleanup) the tmux server (the namespace's last process) is gone" sh -c "! tmux -S '$TMUX_SOCK' ls 2>/dev/null"
+check "(cleanup) the real /etc/pam.d/sudo was never changed" test "$(sha256sum < /etc/pam.d/sudo)" = "$PAM_SUDO_SUM"
 summary
