@@ -2,7 +2,9 @@
 /*
  * terminal.c without a person: what each byte means (pure), and on a real
  * pseudo-terminal that our mode goes back exactly, that type-ahead after Enter
- * survives for the next prompt, and that Ctrl-C's restore drops it.
+ * survives for the next prompt, that Ctrl-C's restore drops it, and who owns
+ * the terminal (the foreground job, not a background one).  No pty is a
+ * failure, not a skip.
  */
 #include "../terminal.h"
 
@@ -13,6 +15,7 @@
 #include <stdio.h>
 #include <string.h>
 #include <sys/ioctl.h>
+#include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -26,6 +29,15 @@ static void expect(int ok, const char *what)
 	}
 	failed++;
 	printf("FAIL: %s\n", what);
+}
+
+/* A step of the test's own (a syscall that sets a case up): not a check, a failure if it fails. */
+static void require(int ok, const char *what)
+{
+	if (!ok) {
+		failed++;
+		printf("FAIL: (setup) %s\n", what);
+	}
 }
 
 static void fresh(struct terminal *t, int offer)
@@ -139,7 +151,7 @@ static void test_pty(void)
 	ssize_t n;
 
 	if (openpty(&master, &slave, NULL, NULL, NULL) != 0) {
-		printf("no pty: terminal mode cases skipped\n");
+		require(0, "openpty: the terminal mode cases cannot run");
 		return;
 	}
 	tcgetattr(slave, &before);
@@ -153,8 +165,8 @@ static void test_pty(void)
 	tcgetattr(slave, &during);
 	expect(!(during.c_lflag & (ICANON | ECHO | ISIG)), "no canonical mode, echo or ISIG");
 	fcntl(slave, F_SETFL, fcntl(slave, F_GETFL) | O_NONBLOCK);
-	expect(write(master, "pw\rnext\r", 8) == 8, "type");
-	expect(typed(slave, 8), "the 8 typed bytes reach the terminal");
+	require(write(master, "pw\rnext\r", 8) == 8, "type");
+	require(typed(slave, 8), "the 8 typed bytes reach the terminal");
 	expect(terminal_read(&t) == KEY_TYPING, "first byte: typing");
 	expect(terminal_read_password(&t, 1) == KEY_PASSWORD && strcmp(t.password, "pw") == 0,
 	       "the typed password");
@@ -177,9 +189,9 @@ static void test_pty(void)
 	t.saved = before;
 	terminal_take(NULL, &t);
 	fcntl(slave, F_SETFL, fcntl(slave, F_GETFL) | O_NONBLOCK);
-	expect(write(master, "\x03junk\r", 6) == 6, "type Ctrl-C");
+	require(write(master, "\x03junk\r", 6) == 6, "type Ctrl-C");
 	/* All of it, or the junk could arrive after the restore and not be dropped. */
-	expect(typed(slave, 6), "Ctrl-C and the 5 bytes after it reach the terminal");
+	require(typed(slave, 6), "Ctrl-C and the 5 bytes after it reach the terminal");
 	expect(terminal_read(&t) == KEY_CANCEL, "Ctrl-C read as a byte");
 	terminal_restore(&t, 1);
 	tcgetattr(slave, &after);
@@ -221,8 +233,8 @@ static void test_held_signals(void)
 
 	sigemptyset(&act.sa_mask);
 	sigemptyset(&ign.sa_mask);
-	expect(sigaction(SIGTERM, &act, NULL) == 0 && sigaction(SIGHUP, &act, NULL) == 0,
-	       "a host's handlers for TERM and HUP");
+	require(sigaction(SIGTERM, &act, NULL) == 0 && sigaction(SIGHUP, &act, NULL) == 0,
+		"a host's handlers for TERM and HUP");
 	signals_hold(&h);
 	expect(h.active && h.fd >= 0 && !readable(h.fd), "held; nothing pending yet");
 	raise(SIGTERM);
@@ -236,13 +248,13 @@ static void test_held_signals(void)
 	signals_release(&h);
 	expect(terms == 1 && h.fd == -1, "release twice: nothing more");
 
-	expect(sigaction(SIGTERM, &ign, NULL) == 0, "a host that ignores SIGTERM");
+	require(sigaction(SIGTERM, &ign, NULL) == 0, "a host that ignores SIGTERM");
 	sigemptyset(&mask);
 	sigaddset(&mask, SIGHUP);
-	expect(pthread_sigmask(SIG_BLOCK, &mask, NULL) == 0, "...and blocks SIGHUP");
+	require(pthread_sigmask(SIG_BLOCK, &mask, NULL) == 0, "...and blocks SIGHUP");
 	signals_hold(&h);
 	expect(!h.active && h.fd == -1, "nothing to hold: neither is taken");
-	expect(pthread_sigmask(SIG_UNBLOCK, &mask, NULL) == 0, "(the test's own mask back)");
+	require(pthread_sigmask(SIG_UNBLOCK, &mask, NULL) == 0, "the test's own mask back");
 	signals_hold(&h);
 	expect(h.active && sigismember(&h.held, SIGHUP) && !sigismember(&h.held, SIGTERM),
 	       "SIGTERM ignored, SIGHUP caught: only SIGHUP is held");
@@ -252,11 +264,83 @@ static void test_held_signals(void)
 	expect(terms == 1, "(no handler ran)");
 }
 
+/* Exit codes of the session below: bit 0 foreground owned, bit 1 background nobody; 64 setup. */
+#define JOB_SETUP_FAILED 64
+
+/* In a child: a session whose controlling terminal is SLAVE, stdin too, this group in front. */
+static int job_session(int slave)
+{
+	struct terminal t;
+	int code = 0, status;
+	pid_t bg;
+
+	if (setsid() < 0 || ioctl(slave, TIOCSCTTY, 0) != 0 || dup2(slave, STDIN_FILENO) < 0 ||
+	    tcgetpgrp(slave) != getpgrp())
+		return JOB_SETUP_FAILED;
+	terminal_init(&t);
+	if (terminal_open(&t) == TERMINAL_OWNED)
+		code |= 1;
+	terminal_close(&t);
+	/* A background job: its own process group, the same terminal and stdin. */
+	bg = fork();
+	if (bg == 0) {
+		struct terminal u;
+		enum terminal_use use;
+
+		if (setpgid(0, 0) != 0 || tcgetpgrp(slave) == getpgrp())
+			_exit(JOB_SETUP_FAILED);
+		terminal_init(&u);
+		use = terminal_open(&u);
+		terminal_close(&u);
+		_exit(use == TERMINAL_NOBODY ? 0 : 1);
+	}
+	if (bg < 0 || waitpid(bg, &status, 0) != bg || !WIFEXITED(status) ||
+	    WEXITSTATUS(status) == JOB_SETUP_FAILED)
+		return JOB_SETUP_FAILED;
+	if (WEXITSTATUS(status) == 0)
+		code |= 2;
+	return code;
+}
+
+/*
+ * terminal_open in a real job-control setting: the foreground process group
+ * with the terminal as stdin owns it; a background job of the same terminal
+ * (`prog &` in a shell), whose stdin is still that terminal and whose
+ * tcgetattr works, is nobody: it cannot read what is typed.
+ */
+static void test_jobs(void)
+{
+	int master, slave, status, code;
+	pid_t pid;
+
+	if (openpty(&master, &slave, NULL, NULL, NULL) != 0) {
+		require(0, "openpty: the job cases cannot run");
+		return;
+	}
+	fflush(stdout);
+	pid = fork();
+	if (pid == 0) {
+		close(master);
+		_exit(job_session(slave));
+	}
+	require(pid > 0 && waitpid(pid, &status, 0) == pid && WIFEXITED(status) &&
+		    WEXITSTATUS(status) != JOB_SETUP_FAILED,
+		"a session with the pty as its controlling terminal, a job in the background");
+	code = pid > 0 && WIFEXITED(status) && WEXITSTATUS(status) != JOB_SETUP_FAILED
+		   ? WEXITSTATUS(status)
+		   : 0;
+	expect(code & 1, "the foreground job, stdin the terminal: the terminal is owned");
+	expect(code & 2, "a background job of that terminal (stdin the terminal too): nobody");
+	close(slave);
+	close(master);
+}
+
 int main(void)
 {
 	test_keys();
 	test_pty();
 	test_held_signals();
+	test_jobs();
 	printf("%d passed, %d failed\n", passed, failed);
 	return failed == 0 ? 0 : 1;
 }
