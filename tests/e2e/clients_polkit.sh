@@ -380,8 +380,8 @@ OUT=$(dialog; cat "$W/agent.err")
 check "(setup) the agent registered for session 7" dialog_has registered
 start "$PKEXEC"
 gui_offered "x11 session, agent in it"
-check "...polkitd saw a local active session" polkitd_said "subject is in session 7 (local=1 active=1)"
-check "...and asked our agent (the rule's AUTH_SELF)" polkitd_said "challenge (implicit_authorization = auth_self)"
+check "(setup) ...polkitd saw a local active session" polkitd_said "subject is in session 7 (local=1 active=1)"
+check "(setup) ...and asked our agent (the rule's AUTH_SELF)" polkitd_said "challenge (implicit_authorization = auth_self)"
 check "...the dialog showed the hint with the timeout" dialog_has "info [Enter Password] after 8 s"
 check "...the dialog completed, authorized" dialog_has "completed 1"
 check "...the audit line: success" logged "user $TUSER, service polkit-1: success, strikes 0"
@@ -476,7 +476,7 @@ else
     # to answer", though the dialog is on the screen of the person at the seat.
     gui_refused "[defect] GNOME/KDE layout" "nobody at a terminal or a screen to answer"
 fi
-check "...polkitd saw the local active session" polkitd_said "subject is in session 7 (local=1 active=1)"
+check "(setup) ...polkitd saw the local active session" polkitd_said "subject is in session 7 (local=1 active=1)"
 agent_stop
 
 echo "# 6. polkit's text agent (pkttyagent) in pkexec's terminal, local active sessions"
@@ -533,7 +533,7 @@ OUT=$(dialog; cat "$W/agent.err")
 check "(setup) the agent registered for remote session 9" dialog_has registered
 start "$PKEXEC"
 gui_refused "remote X11 session (xrdp), agent in it" "remote session (logind)"
-check "...polkitd saw a session that is not local" polkitd_said "subject is in session 9 (local=0 active=1)"
+check "(setup) ...polkitd saw a session that is not local" polkitd_said "subject is in session 9 (local=0 active=1)"
 agent_stop
 logind 9 REMOTE=1 REMOTE_HOST=127.0.0.1 SERVICE=sshd TYPE=tty SEAT=
 start "$TTY_PKEXEC"
@@ -544,13 +544,13 @@ logind_none
 pane_into "$CG"
 agent_start "$CG" --session 7
 OUT=$(dialog)
-check "a desktop's agent cannot even register without logind" \
+check "(setup) a desktop's agent cannot even register without logind" \
     dialog_has "register-failed GDBus.Error:org.freedesktop.PolicyKit1.Error.Failed: Cannot determine session the caller is in"
 agent_stop
 start "$TTY_PKEXEC"
 if [ "$FIXED" = 1 ]; then tty_offered "no logind, text agent (as sudo in a terminal)"
 else tty_refused "[defect] no logind, text agent" "nobody at a terminal or a screen to answer"; fi
-check "...polkitd found no session and still asked (the rule's AUTH_SELF)" \
+check "(setup) ...polkitd found no session and still asked (the rule's AUTH_SELF)" \
     eval '! polkitd_said "subject is in session" && polkitd_said "challenge (implicit_authorization = auth_self)"'
 
 # pkexec clears its environment before its own agent spawns the helper: the helper's start-up
