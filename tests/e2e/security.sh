@@ -94,7 +94,7 @@ passwd_ns() { unshare -m sh -c 'mount --bind "$1" /etc/passwd || exit 125; shift
 OUT=$(passwd_ns getent passwd "$CTL1" "$LONG257" ta-good | cut -d: -f3 | paste -sd ' ')
 check "(setup) getpwnam finds them in that namespace" test "$OUT" = "61901 61903 61905"
 service names "auth required $MODULE helper=$NAMES_HELPER print_dir=$T/nprints debug"
-names_case() {  # names_case NAME VERDICT...: pamtester for NAME in that namespace
+names_case() {  # names_case NAME: pamtester for NAME in that namespace (the checks follow)
     rm -f "$T/names-ran"; : > "$T/syslog"
     PAM_RUNNER=passwd_ns pam names "$1" ""
 }
