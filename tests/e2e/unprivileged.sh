@@ -45,6 +45,9 @@ mkdir -m 0755 "$W/svc"
 printf '%s\n' "auth required $MODULE debug" "account required pam_permit.so" > "$W/svc/locker"
 # The same with a prompt that outlasts every wait here (timeout is a key a locker may pass).
 printf '%s\n' "auth required $MODULE debug timeout=60" "account required pam_permit.so" > "$W/svc/locker-long"
+# A locker's stack with the password's recorder (the authsucc line after a requisite pam_unix).
+printf '%s\n' "auth [success=done default=ignore] $MODULE debug" "auth requisite pam_unix.so nodelay" \
+    "auth optional $MODULE authsucc debug" "account required pam_permit.so" > "$W/svc/locker-pw"
 
 syslog_start
 TMUX_SOCK="$W/tmux.sock"
@@ -58,8 +61,10 @@ trap 'password_unlock; tm kill-server 2>/dev/null; [ -n "$NSPID" ] && kill "$NSP
 trap 'exit 129' HUP; trap 'exit 130' INT; trap 'exit 143' TERM
 
 # The namespace: a sleeper holds it; `ns CMD...` runs a command inside it (nsenter).
+# Where another run already serves /dev/log, ours is bound over it in here (as in_syslog_ns does).
 unshare -m sh -c 'mount --bind "$1" /etc/pam.d/sudo && mount --bind "$2" /etc/sudoers &&
-    mount --bind "$3" /etc/security && exec sleep 100000' sh "$T/pam-sudo" "$T/sudoers" "$W/etc-security" &
+    mount --bind "$3" /etc/security && { [ "$4" = /dev/log ] || mount --bind "$4" /dev/log; } &&
+    exec sleep 100000' sh "$T/pam-sudo" "$T/sudoers" "$W/etc-security" "$SYSLOG_SOCK" &
 NSPID=$!
 for _ in $(seq 200); do
     [ "$(readlink /proc/$NSPID/ns/mnt)" != "$(readlink /proc/self/ns/mnt)" ] &&
@@ -374,6 +379,24 @@ check "config-dump --config /etc/shadow by the user: unreadable once privileges 
 check "...it ran with privileges dropped (Uid $TUID x4, Gid $TGID x4)" dropped
 locker "$TUSER" "SCAN tu-right-index"
 check "a locked user: no success through the setuid helper" lacks "successfully authenticated"
+
+echo "# a screen locker's password and the authsucc line: only root clears a lockout, so nothing is tried"
+# The locker runs PAM as the user: its module must not start the helper in pam-account mode (the
+# setuid helper refuses it, and could not see the stack that made the password succeed anyway).
+put_state 5 1700000000 - - -
+: > "$T/syslog"
+rm -f "$SOCK"
+printf '%s\n' "$TPASS" | as_user setsid -w timeout 30 env LD_PRELOAD=libpam_wrapper.so PAM_WRAPPER=1 \
+    PAM_WRAPPER_SERVICE_DIR="$W/svc" pamtester -v -I tty=:0 locker-pw "$TUSER" authenticate > "$T/out" 2>&1
+OUT="$(cat "$T/out")
+syslog: $(cat "$T/syslog")
+state: $(tr '\n' ' ' < "$T/state/$TUID")"
+check "(control) a locked user's own password through the locker's stack with an authsucc line: success" \
+    eval 'succeeded && has "Too many failed attempts"'
+# (The module's own log lines, on pamtester's stderr under pam_wrapper: no syslog socket involved.)
+check "...its authsucc line started no helper: no helper failure, no failed recording in the module's log" \
+    eval 'lacks "could not record the password authentication" && lacks "helper exit status"'
+check "...the lockout stays on disk (only root clears it)" grep -qx "locked_at 1700000000" "$T/state/$TUID"
 
 echo "# a killed setuid helper keeps its strike (strikes are charged before the sensor is armed)"
 fresh_state
