@@ -102,6 +102,7 @@ descendant() {
 # child_of PID NAME [SECONDS]: the same for a direct child of PID.
 child_of() {
     local deadline=$(($(now_ms) + ${3:-10} * 1000)) c
+    [ -n "$1" ] || return 1  # no parent found: never pgrep -P 0
     until c=$(pgrep -P "$1" -x "$2" | head -1) && [ -n "$c" ]; do
         [ "$(now_ms)" -lt "$deadline" ] || return 1
         sleep 0.01
@@ -166,7 +167,7 @@ OUT=$(screen)
 check "(control) our stack runs under sudo: the fingerprint prompt" has "Place your finger"
 # The helper: the child of this pane's sudo (the shell's child), not any touchauth on the machine.
 SUDO_PID=$(descendant "$(tm display -p -t t '#{pane_pid}')" sudo 5)
-HPID=$(child_of "${SUDO_PID:-0}" touchauth 5)
+HPID=$(child_of "$SUDO_PID" touchauth 5)
 ENVIRON=$(tr '\0' '\n' < "/proc/$HPID/environ" 2>/dev/null)
 HSTATUS=$(grep -E '^(Name|PPid|Uid|Gid):' "/proc/$HPID/status" 2>/dev/null)
 OUT="sudo pid $SUDO_PID, helper pid $HPID: $HSTATUS
@@ -184,7 +185,7 @@ OUT=$(screen)
 check "the attacker's sensor never authenticated: the fingerprint timed out to the password" has "password for $TUSER"
 tm send-keys -t t C-c
 # (Ctrl-C at sudo's prompt ends sudo: wait for that, not a time)
-for _ in $(seq 500); do kill -0 "${SUDO_PID:-0}" 2>/dev/null || break; sleep 0.01; done
+for _ in $(seq 500); do [ -n "$SUDO_PID" ] && kill -0 "$SUDO_PID" 2>/dev/null || break; sleep 0.01; done
 stop_evil
 check "...nothing ran" test ! -e "$W/u/ran"
 OUT=$(cat "$W/u/evil.log" 2>/dev/null)
@@ -223,7 +224,7 @@ as_user setsid -w timeout 30 env LD_PRELOAD=libpam_wrapper.so PAM_WRAPPER=1 \
     PAM_WRAPPER_SERVICE_DIR="$W/svc" pamtester -v -I tty=:0 locker "$TUSER" authenticate < /dev/null > /dev/null 2>&1 &
 LOCKER_JOB=$!
 PT=$(descendant "$LOCKER_JOB" pamtester 5)
-LPID=$(child_of "${PT:-0}" touchauth 5)
+LPID=$(child_of "$PT" touchauth 5)
 for _ in $(seq 500); do [ -S "$SOCK" ] && break; sleep 0.01; done  # it has opened the sensor: past its checks
 OUT="pamtester $PT, helper $LPID: $(grep -E '^(Name|PPid|Uid|Gid):' "/proc/$LPID/status" 2>/dev/null)"
 wait "$LOCKER_JOB"
@@ -421,7 +422,7 @@ as_user setsid -w timeout 30 env LD_PRELOAD=libpam_wrapper.so PAM_WRAPPER=1 \
     PAM_WRAPPER_SERVICE_DIR="$W/svc" pamtester -v -I tty=:0 locker-long "$TUSER" authenticate < /dev/null > /dev/null 2>&1 &
 LOCKER_JOB=$!
 PT=$(descendant "$LOCKER_JOB" pamtester 5)
-LPID=$(child_of "${PT:-0}" touchauth 5)
+LPID=$(child_of "$PT" touchauth 5)
 for _ in $(seq 500); do [ -S "$SOCK" ] && break; sleep 0.01; done  # the sensor is armed
 OUT="pamtester ${PT:-none}, helper ${LPID:-none}, state: $(tr '\n' ' ' < "$T/state/$TUID" 2>/dev/null)"
 check "(control) the locker's helper is up, its strike charged on disk (strikes 1)" \
@@ -430,9 +431,9 @@ check "(control) the locker's helper is up, its strike charged on disk (strikes 
 [ -n "$PT" ] && kill -KILL "$PT"
 wait "$LOCKER_JOB" 2>/dev/null
 # Gone: no /proc entry, or a zombie its new parent has not reaped yet.
-helper_gone() { local st; st=$(sed -n 's/^[0-9]* ([^)]*) \(.\).*/\1/p' "/proc/${LPID:-0}/stat" 2>/dev/null); [ -z "$st" ] || [ "$st" = Z ]; }
+helper_gone() { local st; [ -n "$LPID" ] || return 1; st=$(sed -n 's/^[0-9]* ([^)]*) \(.\).*/\1/p' "/proc/$LPID/stat" 2>/dev/null); [ -z "$st" ] || [ "$st" = Z ]; }
 for _ in $(seq 1000); do helper_gone && break; sleep 0.01; done
-OUT="helper ${LPID:-none}: $(grep -E '^(State|PPid):' "/proc/${LPID:-0}/status" 2>/dev/null | tr '\n' ' ')"
+OUT="helper ${LPID:-none}: $([ -n "$LPID" ] && grep -E '^(State|PPid):' "/proc/$LPID/status" 2>/dev/null | tr '\n' ' ')"
 check "the locker SIGKILLed: its setuid helper is gone within 10 s (not at its 60 s timeout)" \
     eval '[ -n "$LPID" ] && helper_gone'
 pkill -KILL -x -U "$TUSER" touchauth 2>/dev/null
