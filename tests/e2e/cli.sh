@@ -195,6 +195,28 @@ check "delete --all -> the user's print directory is gone (the module's cheap sk
 as_user "$HELPER" delete --user root --all --config "$C"
 check "non-root deleting another user's prints -> refused" eval 'rc_is 1 && has "only root may delete"'
 
+echo "# unlock: root only, even where the user can read the config (as she can the installed one)"
+# A root-owned 0644 config in a 0755 directory, a root 0700 state dir holding her lockout.
+PUB=$(mktemp -d /tmp/touchauth-cli-pub.XXXXXX); chmod 0755 "$PUB"
+trap 'rm -rf "$T" "$PUB"' EXIT
+mkdir -m 0700 "$PUB/state"
+printf '%s\n' "print_dir = $T/prints" "state_dir = $PUB/state" > "$PUB/touchauth.conf"; chmod 0644 "$PUB/touchauth.conf"
+printf 'touchauth-state 1\nstrikes 5\nlocked_at 1700000000\npassword_at -\npassword_boot_id -\nprints_hash -\n' \
+    > "$PUB/state/$UID_T"
+chmod 0600 "$PUB/state/$UID_T"; cp -p "$PUB/state/$UID_T" "$T/locked.before"
+as_user cat "$PUB/touchauth.conf"
+check "(setup) the user can read that config" eval 'rc_is 0 && has "state_dir = $PUB/state"'
+as_user "$HELPER" unlock "$TUSER" --config "$PUB/touchauth.conf"
+check "non-root unlock of her own lockout, the config readable -> exit 1, one line: must be run as root" \
+    eval 'rc_is 1 && one_error_line && has "unlock: must be run as root"'
+OUT=$(cat "$PUB/state/$UID_T")
+check "...her state file unchanged: still locked" cmp -s "$T/locked.before" "$PUB/state/$UID_T"
+cli unlock "$TUSER" --config "$PUB/touchauth.conf"
+OUT="$OUT
+$(cat "$PUB/state/$UID_T" 2>&1)"
+check "(control) root's unlock with the same config clears it" \
+    eval 'rc_is 0 && grep -qx "strikes 0" "$PUB/state/$UID_T" && grep -qx "locked_at -" "$PUB/state/$UID_T"'
+
 echo "# a match-on-chip sensor (virtual_device_storage; its chip lives in the helper process)"
 start_case
 store_scan "SCAN chip-a|SCAN chip-a|SCAN chip-a|SCAN chip-a|SCAN chip-a" enroll --user "$TUSER" --config "$SC"

@@ -194,7 +194,7 @@ gdm_start
 gdm_wait "[gdm-fingerprint] info: $PROMPT"
 for _ in $(seq 250); do listening && break; sleep 0.02; done
 FP_WORKER=$(pid_of_worker gdm-fingerprint)
-FP_HELPER=$(pgrep -P "${FP_WORKER:-0}" -x touchauth)
+FP_HELPER=$([ -n "$FP_WORKER" ] && pgrep -P "$FP_WORKER" -x touchauth)
 OUT="worker ${FP_WORKER:-?}, helper ${FP_HELPER:-none}"
 check "b. the fingerprint worker's helper waits at the armed sensor" eval '[ -n "$FP_HELPER" ] && listening'
 type_password
@@ -205,7 +205,7 @@ check "b. ...GDM logs in by gdm-password and stops gdm-fingerprint with SIGTERM 
     eval 'has "gdm: logged in by gdm-password" && has "gdm: stopping gdm-fingerprint" && has "gdm: gdm-fingerprint stopped: exit status 0"'
 check "b. ...gdm-fingerprint never returned (it was stopped inside pam_authenticate)" \
     eval '! fp_says "authenticate:"'
-OUT="helper ${FP_HELPER:-none}: $(cat "/proc/${FP_HELPER:-0}/status" 2>/dev/null | grep -E '^(Name|State|PPid)')"
+OUT="helper ${FP_HELPER:-none}: $([ -n "$FP_HELPER" ] && grep -E '^(Name|State|PPid)' "/proc/$FP_HELPER/status" 2>/dev/null)"
 check "b. ...no helper behind: the fingerprint helper is gone (its parent-death signal)" \
     eval '[ -n "$FP_HELPER" ] && wait_gone "$FP_HELPER"'
 OUT="socket: $(ls -l "$SOCK" 2>&1)"

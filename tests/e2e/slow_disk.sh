@@ -2,8 +2,8 @@
 # SPDX-License-Identifier: Apache-2.0
 # No free try on a slow disk (issue 11, DESIGN "no free try"): the helper's disk writes made
 # slow (the helper set as `helper=` is a root-owned wrapper that preloads an fsync/fdatasync
-# sleeping SLOW_MS first), then six times: a wrong finger, Enter 100 ms after the sensor read
-# it. Enter makes the module SIGTERM the helper and SIGKILL it 200 ms later, in the middle of
+# sleeping SLOW_MS first), then six times: a wrong finger, Enter once the helper is inside the
+# slowed write that settles it. Enter makes the module SIGTERM the helper and SIGKILL it 200 ms later, in the middle of
 # whatever it is writing. A strike written only after the scan dies with that write; a strike
 # charged before the scan is already on disk: five rounds lock, the sixth is refused before
 # the sensor opens.
@@ -100,7 +100,6 @@ start() {  # start [SERVICE]
 }
 finish() { wait_file "$T/rc" 20; OUT=$(screen); }
 strikes() { sed -n 's/^strikes //p' "$T/state/$TUID" 2>/dev/null || echo 0; }
-status_json() { "$HELPER" status "$TUSER" --json --config "$CONF"; }
 PROMPT="Place your finger on the fingerprint reader"
 HINT="[Enter Password] press Enter, or type your password"
 LOCKED="Too many failed attempts"
@@ -116,19 +115,25 @@ check "...and a match leaves no strike" test "$(strikes)" = 0
 echo "# (control) Enter with no finger on a quick disk: the charged strike is refunded"
 start fast
 wait_for "" "$HINT" 15
-t0=$(now_ms)  # the charge is on disk just after the prompt (not asserted: the old helper never charges)
-until [ "$(strikes)" = 1 ] || [ $(($(now_ms) - t0)) -ge 3000 ]; do sleep 0.01; done
+# The charge is written after the sensor opens (its socket), before the scan: wait for it on disk.
+t0=$(now_ms)
+until [ "$(strikes)" = 1 ] || [ $(($(now_ms) - t0)) -ge 15000 ]; do sleep 0.01; done
 CHARGED=$(strikes)
 tm send-keys -t t Enter
 wait_for "" "Password:" 15
 tm send-keys -t t -l "not the password"
 tm send-keys -t t Enter
 finish
+check "(setup) the sensor waited with the scan's strike charged (strikes $CHARGED)" test "$CHARGED" = 1
 check "Enter with no finger costs no strike (strikes $(strikes); ${CHARGED} while the sensor waited)" test "$(strikes)" = 0
 
 "$HELPER" unlock "$TUSER" --config "$CONF" > /dev/null  # each section starts from 0 strikes
 
-echo "# six times: a wrong finger, Enter 100 ms after the sensor read it (fsync ${SLOW_MS} ms)"
+echo "# six times: a wrong finger, Enter once its helper is inside the slowed write after the scan (fsync ${SLOW_MS} ms)"
+# settling: a helper is inside its third slowed fsync (a "begin PID" without its "end PID"): the
+# charge is two (its file, then the state dir: lockout.sh kills in each), the wrong finger's
+# settle starts with the third.
+settling() { awk '$1=="begin"{b[$2]++} $1=="end"{e[$2]++} END{for (p in b) if (b[p]>=3 && b[p]>e[p]) exit 0; exit 1}' "$T/fsync.log"; }
 : > "$T/fsync.log"
 AFTER=()      # strikes on disk after each round
 REACHED=0     # rounds whose wrong finger the sensor read
@@ -145,7 +150,9 @@ for round in 1 2 3 4 5 6; do
         ROUND6_SOCKET=$([ -e "$SOCK" ] && echo opened || echo never)
         ROUND6_OUT=$(screen)
     elif python3 "$E2E/vsensor.py" "$SOCK" "SCAN wrong-id" > /dev/null 2>&1; then
-        sleep 0.1
+        # Enter once the wrong finger's write is under way: the module's SIGKILL lands inside it.
+        t1=$(now_ms)
+        until settling || [ $(($(now_ms) - t1)) -ge 15000 ]; do sleep 0.005; done
         tm send-keys -t t Enter
         REACHED=$((REACHED + 1))
         [ "$round" = 6 ] && { ROUND6_SOCKET=opened; ROUND6_OUT=$(screen); }
@@ -169,8 +176,8 @@ OUT=${ROUND6_OUT:-}
 check "the 6th attempt: 'Too many failed attempts'" test "$REFUSED" = 6
 check "...without the finger prompt" lacks "$PROMPT"
 check "...and the sensor never opened" test "${ROUND6_SOCKET:-}" = never
-OUT=$(status_json)
-check "status: locked" has '"locked":true'
-check "status: 5 strikes" has '"strikes":5'
+OUT="state file: $(tr '\n' ' ' < "$T/state/$TUID" 2>&1)"
+check "the state file: locked (locked_at set)" eval '! grep -qx "locked_at -" "$T/state/$TUID" && grep -qE "^locked_at [0-9]+$" "$T/state/$TUID"'
+check "the state file: 5 strikes" grep -qx "strikes 5" "$T/state/$TUID"
 
 summary

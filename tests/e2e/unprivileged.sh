@@ -45,6 +45,9 @@ mkdir -m 0755 "$W/svc"
 printf '%s\n' "auth required $MODULE debug" "account required pam_permit.so" > "$W/svc/locker"
 # The same with a prompt that outlasts every wait here (timeout is a key a locker may pass).
 printf '%s\n' "auth required $MODULE debug timeout=60" "account required pam_permit.so" > "$W/svc/locker-long"
+# A locker's stack with the password's recorder (the authsucc line after a requisite pam_unix).
+printf '%s\n' "auth [success=done default=ignore] $MODULE debug" "auth requisite pam_unix.so nodelay" \
+    "auth optional $MODULE authsucc debug" "account required pam_permit.so" > "$W/svc/locker-pw"
 
 syslog_start
 TMUX_SOCK="$W/tmux.sock"
@@ -58,8 +61,10 @@ trap 'password_unlock; tm kill-server 2>/dev/null; [ -n "$NSPID" ] && kill "$NSP
 trap 'exit 129' HUP; trap 'exit 130' INT; trap 'exit 143' TERM
 
 # The namespace: a sleeper holds it; `ns CMD...` runs a command inside it (nsenter).
+# Where another run already serves /dev/log, ours is bound over it in here (as in_syslog_ns does).
 unshare -m sh -c 'mount --bind "$1" /etc/pam.d/sudo && mount --bind "$2" /etc/sudoers &&
-    mount --bind "$3" /etc/security && exec sleep 100000' sh "$T/pam-sudo" "$T/sudoers" "$W/etc-security" &
+    mount --bind "$3" /etc/security && { [ "$4" = /dev/log ] || mount --bind "$4" /dev/log; } &&
+    exec sleep 100000' sh "$T/pam-sudo" "$T/sudoers" "$W/etc-security" "$SYSLOG_SOCK" &
 NSPID=$!
 for _ in $(seq 200); do
     [ "$(readlink /proc/$NSPID/ns/mnt)" != "$(readlink /proc/self/ns/mnt)" ] &&
@@ -97,6 +102,7 @@ descendant() {
 # child_of PID NAME [SECONDS]: the same for a direct child of PID.
 child_of() {
     local deadline=$(($(now_ms) + ${3:-10} * 1000)) c
+    [ -n "$1" ] || return 1  # no parent found: never pgrep -P 0
     until c=$(pgrep -P "$1" -x "$2" | head -1) && [ -n "$c" ]; do
         [ "$(now_ms)" -lt "$deadline" ] || return 1
         sleep 0.01
@@ -161,7 +167,7 @@ OUT=$(screen)
 check "(control) our stack runs under sudo: the fingerprint prompt" has "Place your finger"
 # The helper: the child of this pane's sudo (the shell's child), not any touchauth on the machine.
 SUDO_PID=$(descendant "$(tm display -p -t t '#{pane_pid}')" sudo 5)
-HPID=$(child_of "${SUDO_PID:-0}" touchauth 5)
+HPID=$(child_of "$SUDO_PID" touchauth 5)
 ENVIRON=$(tr '\0' '\n' < "/proc/$HPID/environ" 2>/dev/null)
 HSTATUS=$(grep -E '^(Name|PPid|Uid|Gid):' "/proc/$HPID/status" 2>/dev/null)
 OUT="sudo pid $SUDO_PID, helper pid $HPID: $HSTATUS
@@ -179,7 +185,7 @@ OUT=$(screen)
 check "the attacker's sensor never authenticated: the fingerprint timed out to the password" has "password for $TUSER"
 tm send-keys -t t C-c
 # (Ctrl-C at sudo's prompt ends sudo: wait for that, not a time)
-for _ in $(seq 500); do kill -0 "${SUDO_PID:-0}" 2>/dev/null || break; sleep 0.01; done
+for _ in $(seq 500); do [ -n "$SUDO_PID" ] && kill -0 "$SUDO_PID" 2>/dev/null || break; sleep 0.01; done
 stop_evil
 check "...nothing ran" test ! -e "$W/u/ran"
 OUT=$(cat "$W/u/evil.log" 2>/dev/null)
@@ -218,7 +224,7 @@ as_user setsid -w timeout 30 env LD_PRELOAD=libpam_wrapper.so PAM_WRAPPER=1 \
     PAM_WRAPPER_SERVICE_DIR="$W/svc" pamtester -v -I tty=:0 locker "$TUSER" authenticate < /dev/null > /dev/null 2>&1 &
 LOCKER_JOB=$!
 PT=$(descendant "$LOCKER_JOB" pamtester 5)
-LPID=$(child_of "${PT:-0}" touchauth 5)
+LPID=$(child_of "$PT" touchauth 5)
 for _ in $(seq 500); do [ -S "$SOCK" ] && break; sleep 0.01; done  # it has opened the sensor: past its checks
 OUT="pamtester $PT, helper $LPID: $(grep -E '^(Name|PPid|Uid|Gid):' "/proc/$LPID/status" 2>/dev/null)"
 wait "$LOCKER_JOB"
@@ -375,6 +381,24 @@ check "...it ran with privileges dropped (Uid $TUID x4, Gid $TGID x4)" dropped
 locker "$TUSER" "SCAN tu-right-index"
 check "a locked user: no success through the setuid helper" lacks "successfully authenticated"
 
+echo "# a screen locker's password and the authsucc line: only root clears a lockout, so nothing is tried"
+# The locker runs PAM as the user: its module must not start the helper in pam-account mode (the
+# setuid helper refuses it, and could not see the stack that made the password succeed anyway).
+put_state 5 1700000000 - - -
+: > "$T/syslog"
+rm -f "$SOCK"
+printf '%s\n' "$TPASS" | as_user setsid -w timeout 30 env LD_PRELOAD=libpam_wrapper.so PAM_WRAPPER=1 \
+    PAM_WRAPPER_SERVICE_DIR="$W/svc" pamtester -v -I tty=:0 locker-pw "$TUSER" authenticate > "$T/out" 2>&1
+OUT="$(cat "$T/out")
+syslog: $(cat "$T/syslog")
+state: $(tr '\n' ' ' < "$T/state/$TUID")"
+check "(control) a locked user's own password through the locker's stack with an authsucc line: success" \
+    eval 'succeeded && has "Too many failed attempts"'
+# (The module's own log lines, on pamtester's stderr under pam_wrapper: no syslog socket involved.)
+check "...its authsucc line started no helper: no helper failure, no failed recording in the module's log" \
+    eval 'lacks "could not record the password authentication" && lacks "helper exit status"'
+check "...the lockout stays on disk (only root clears it)" grep -qx "locked_at 1700000000" "$T/state/$TUID"
+
 echo "# a killed setuid helper keeps its strike (strikes are charged before the sensor is armed)"
 fresh_state
 for i in 1 2 3; do
@@ -398,7 +422,7 @@ as_user setsid -w timeout 30 env LD_PRELOAD=libpam_wrapper.so PAM_WRAPPER=1 \
     PAM_WRAPPER_SERVICE_DIR="$W/svc" pamtester -v -I tty=:0 locker-long "$TUSER" authenticate < /dev/null > /dev/null 2>&1 &
 LOCKER_JOB=$!
 PT=$(descendant "$LOCKER_JOB" pamtester 5)
-LPID=$(child_of "${PT:-0}" touchauth 5)
+LPID=$(child_of "$PT" touchauth 5)
 for _ in $(seq 500); do [ -S "$SOCK" ] && break; sleep 0.01; done  # the sensor is armed
 OUT="pamtester ${PT:-none}, helper ${LPID:-none}, state: $(tr '\n' ' ' < "$T/state/$TUID" 2>/dev/null)"
 check "(control) the locker's helper is up, its strike charged on disk (strikes 1)" \
@@ -407,9 +431,9 @@ check "(control) the locker's helper is up, its strike charged on disk (strikes 
 [ -n "$PT" ] && kill -KILL "$PT"
 wait "$LOCKER_JOB" 2>/dev/null
 # Gone: no /proc entry, or a zombie its new parent has not reaped yet.
-helper_gone() { local st; st=$(sed -n 's/^[0-9]* ([^)]*) \(.\).*/\1/p' "/proc/${LPID:-0}/stat" 2>/dev/null); [ -z "$st" ] || [ "$st" = Z ]; }
+helper_gone() { local st; [ -n "$LPID" ] || return 1; st=$(sed -n 's/^[0-9]* ([^)]*) \(.\).*/\1/p' "/proc/$LPID/stat" 2>/dev/null); [ -z "$st" ] || [ "$st" = Z ]; }
 for _ in $(seq 1000); do helper_gone && break; sleep 0.01; done
-OUT="helper ${LPID:-none}: $(grep -E '^(State|PPid):' "/proc/${LPID:-0}/status" 2>/dev/null | tr '\n' ' ')"
+OUT="helper ${LPID:-none}: $([ -n "$LPID" ] && grep -E '^(State|PPid):' "/proc/$LPID/status" 2>/dev/null | tr '\n' ' ')"
 check "the locker SIGKILLed: its setuid helper is gone within 10 s (not at its 60 s timeout)" \
     eval '[ -n "$LPID" ] && helper_gone'
 pkill -KILL -x -U "$TUSER" touchauth 2>/dev/null

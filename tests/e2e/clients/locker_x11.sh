@@ -130,6 +130,14 @@ wait_socket() {
     return 1
 }
 
+# untaken_touch SCANS...: offers the scans at the sensor until vsensor.py gives up (10 s with
+# nobody listening there): an event proving no sensor was armed all that while, so a negative
+# check after it means something. Status 0 when nobody took them; TOUCH_OUT says what it saw.
+untaken_touch() {
+    TOUCH_OUT=$(python3 "$E2E/vsensor.py" "$SOCK" "$@" 2>&1)
+    [ $? -ne 0 ] && grep -q "nobody listens" <<<"$TOUCH_OUT"
+}
+
 # two_users: the test user and someone else (OTHER), each with a password; TUID, and the scans of
 # each one's right index finger (FINGER, ELSE). enroll_two_users, once CONF is written: both
 # fingers enrolled on the virtual sensor, each a setup check.
