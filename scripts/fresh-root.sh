@@ -49,12 +49,12 @@ make_pristine() {
     flock 9
     if [ -s "$PRISTINE" ] && [ -z "$(find "$PRISTINE" -mtime +7)" ]; then return 0; fi
     echo "fresh-root: making the pristine root (mmdebstrap --variant=apt bookworm)"
-    rm -f "$PRISTINE.new"
-    mmdebstrap --variant=apt --quiet bookworm "$PRISTINE.new" \
+    rm -f "$CACHE/new.tar"
+    mmdebstrap --variant=apt --format=tar --quiet bookworm "$CACHE/new.tar" \
         "deb http://deb.debian.org/debian bookworm main" \
         "deb http://deb.debian.org/debian bookworm-updates main" \
         "deb http://deb.debian.org/debian-security bookworm-security main"
-    mv "$PRISTINE.new" "$PRISTINE"
+    mv "$CACHE/new.tar" "$PRISTINE"
 }
 
 # Unmounts whatever is still mounted under the copy (nothing, normally: the mounts are in the
