@@ -4,8 +4,9 @@
 #   scripts/build.sh            -> .build/release/touchauth, pam/pam_touchauth.so
 # HELPER_PATH (default /usr/libexec/touchauth/touchauth) is compiled into the module, LOCALEDIR
 # (default /usr/share/locale) into the helper. Also man/*.[158] (scdoc) and po/*.mo (msgfmt).
+# Installs BUILD_PACKAGES and SWIFT_PACKAGES (the toolchain's own libraries, scripts/lib.sh).
 source "$(dirname "$0")/lib.sh"
-ensure_packages $BUILD_PACKAGES
+ensure_packages $BUILD_PACKAGES $SWIFT_PACKAGES
 cd "$ROOT"
 # (SwiftPM warns "prohibited flag(s): -pthread" for glib's pkg-config line: harmless.)
 # --disable-local-rpath: no RUNPATH $ORIGIN in a binary that runs as root (it would search

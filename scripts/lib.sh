@@ -8,7 +8,16 @@ HELPER_BIN="$ROOT/.build/release/touchauth"
 MODULE_SO="$ROOT/pam/pam_touchauth.so"
 
 BUILD_PACKAGES="libfprint-2-dev libglib2.0-dev libpam0g-dev libsystemd-dev libstdc++-12-dev pkg-config make gcc scdoc gettext"
+# The Swift toolchain's own needs (swift.org's tarball at /opt/swift, Debian 12): the libraries
+# swift-driver, swift-build and lld load, and what its links (also --static-swift-stdlib) need.
+# Measured in a `mmdebstrap --variant=apt bookworm` root (scripts/fresh-root.sh): swift build,
+# swift test and the Swift fuzzers need no more (libedit2, libpython3 are lldb's and the REPL's).
+SWIFT_PACKAGES="libcurl4 libncurses6 libsqlite3-0 libxml2 binutils libc6-dev libgcc-12-dev libstdc++-12-dev"
 TEST_PACKAGES="clang-format pamtester libpam-wrapper libpam-modules python3 python3-gi gir1.2-fprint-2.0 valgrind sudo tmux socat"
+# What the suites call that a minimal Debian 12 (Essential packages and apt) lacks: mount and
+# umount (mount), pgrep and ps (procps), git (tests/spdx.sh asks git for the file list),
+# build-essential (dpkg-buildpackage's implicit build dependency: install.sh builds the .deb).
+TEST_PACKAGES+=" mount procps git build-essential"
 
 # ensure_packages PKG...: apt-get install the ones not installed yet (one apt-get update first).
 # ensure_packages_no_start PACKAGE...: ensure_packages with a policy-rc.d that exits 101 while it
