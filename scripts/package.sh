@@ -16,7 +16,7 @@
 #   apt-get install ./dist/touchauth_*.deb ; apt-get purge touchauth
 source "$(dirname "$0")/lib.sh"
 # debian/control's Build-Depends are BUILD_PACKAGES (tests/e2e/install.sh checks they agree).
-ensure_packages $BUILD_PACKAGES debhelper dpkg-dev
+ensure_packages $BUILD_PACKAGES debhelper dpkg-dev build-essential
 if ! "$SWIFT" --version >/dev/null 2>&1; then
     echo "package.sh: no Swift toolchain at '$SWIFT' (set SWIFT=/path/to/usr/bin/swift)" >&2; exit 1
 fi
