@@ -79,6 +79,7 @@ START=$(date +%s)
 # The scratch copy: the checkout's source files as they are now (tracked and new, not
 # ignored: no .git, no build output), built from scratch once (SwiftPM's .build cannot move).
 SCRATCH=$(mktemp -d /var/tmp/touchauth-mutate.XXXXXX)
+chmod 0755 "$SCRATCH"  # the suites' test users load the module and run the helper from here
 TREE="$SCRATCH/tree"
 [ -n "$LOGDIR" ] || LOGDIR="$SCRATCH/logs"
 mkdir -p "$TREE" "$LOGDIR"
@@ -127,36 +128,39 @@ ready_for() {
     RELEASE_OF=$SWIFT_MUTANT
 }
 
-# In the suite's own mount namespace, a /dev of its own: the host's nodes and directories
-# bound into a tmpfs, its own devpts, but no /dev/log. Where the machine has no syslog socket, the suites
-# serve one at /dev/log and remove it at their end: another checkout's run beside this one
-# (another helper, a person) would otherwise remove ours mid-suite, and its log-line checks
-# fail for no fault of the mutant.
+# In the suite's own mount namespace, a /dev of its own: a fresh directory DIR holding the
+# host's nodes and directories bound in, a devpts of its own, and no /dev/log, bound over /dev.
+# Where the machine has no syslog socket, the suites serve one at /dev/log and remove it at
+# their end: another checkout's run beside this one (another helper, a person) would
+# otherwise remove ours mid-suite, and its log-line checks fail for no fault of the mutant.
+# (A directory, not a tmpfs: clients_polkit.sh checks that no tmpfs of its own is left on /dev.)
 PRIVATE_DEV='
-    host=$1; shift
-    mkdir -p "$host" && mount --rbind /dev "$host" && mount -t tmpfs -o mode=0755 tmpfs /dev || exit 125
-    for e in "$host"/* "$host"/.[!.]*; do
+    d=$1; shift
+    mkdir "$d" || exit 125
+    for e in /dev/* /dev/.[!.]*; do
         n=${e##*/}
         case $n in log | pts | ptmx | "*" | ".[!.]*") continue ;; esac
-        if [ -L "$e" ]; then cp -P "$e" "/dev/$n"
-        elif [ -d "$e" ]; then mkdir "/dev/$n" && mount --rbind "$e" "/dev/$n"
-        else touch "/dev/$n" && mount --bind "$e" "/dev/$n"; fi || exit 125
+        if [ -L "$e" ]; then cp -P "$e" "$d/$n"
+        elif [ -d "$e" ]; then mkdir "$d/$n" && mount --rbind "$e" "$d/$n"
+        else touch "$d/$n" && mount --bind "$e" "$d/$n"; fi || exit 125
     done
-    umount -l "$host"
     # Pseudo-terminals of its own (tmux, sshd): the host'"'"'s ptmx does not work from here.
-    mkdir /dev/pts && mount -t devpts -o newinstance,ptmxmode=0666,mode=0620 devpts /dev/pts &&
-        ln -s pts/ptmx /dev/ptmx || exit 125
+    mkdir "$d/pts" && mount -t devpts -o newinstance,ptmxmode=0666,mode=0620 devpts "$d/pts" &&
+        ln -s pts/ptmx "$d/ptmx" && mount --rbind "$d" /dev || exit 125
     exec "$@"'
 
 # suite NAME LOG: scripts/test.sh NAME in the scratch tree (a mount namespace with the /dev
 # above), with a timeout; its status.
+DEVS=0
 suite() {
-    local rc=0
+    local rc=0 dev="$SCRATCH/dev.$((DEVS += 1))"
     (cd "$TREE" && exec timeout -k 10 "$SUITE_TIMEOUT" unshare -m --propagation private \
-        bash -c "$PRIVATE_DEV" private-dev "$SCRATCH/hostdev" bash scripts/test.sh "$1") > "$2" 2>&1 &
+        bash -c "$PRIVATE_DEV" private-dev "$dev" bash scripts/test.sh "$1") > "$2" 2>&1 &
     RUNNING=$!
     wait "$RUNNING" || rc=$?
     RUNNING=""
+    # Out here its binds were never mounted: empty files and directories.
+    rm -rf "$dev"
     [ $rc -ne 124 ] || echo "mutate.sh: suite $1 timed out after $SUITE_TIMEOUT s" >> "$2"
     return $rc
 }
