@@ -1,0 +1,243 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: Apache-2.0
+# Mutation testing: breaks the product on purpose, one small change at a time, and checks that
+# a suite notices. scripts/mutate.sh --help says how.
+usage() {
+    cat <<'EOF'
+usage: scripts/mutate.sh [--log DIR] [PATCH...]
+       scripts/mutate.sh --map
+
+Applies each mutant (a unified diff that `git apply` takes at the tree's root, NAME.patch;
+with no PATCH, every tests/mutants/*.patch) to a scratch copy of this tree (under /var/tmp;
+this checkout is never touched), rebuilds what it touches, and runs the suites that cover
+the files it changes (--map prints which; scripts/test.sh NAME for each, cheapest first)
+until one fails. One line per mutant:
+    killed NAME by SUITE (S s)      a suite failed with the mutant applied
+    survived NAME (S s)             every suite passed: no test notices this change
+    error NAME: WHY                 it does not apply, does not build, or no suite covers it
+then "mutants: K killed, S survived" with the errors and the time taken. The suites that
+killed a mutant are then run once on the unmutated tree: one that fails there too turns its
+kills into errors (its failure was not the mutant's). Exit 0 only when every mutant was killed.
+
+--log DIR   keeps each suite's output: DIR/NAME.SUITE.log (the baseline's: DIR/base.SUITE.log)
+--map       prints the map from source files to suites and exits
+Root, as scripts/test.sh. The e2e suites take TOUCHAUTH_E2E_USER from the environment.
+EOF
+}
+
+# The map: a changed file (a shell pattern on its path) -> the suites that test it, in the
+# order they run: the C unit tests before anything end to end, then the suite most about that
+# file, then the rest cheapest first. The first pattern that matches a file gives its suites;
+# a mutant of several files runs the union, in the order of first mention. Seconds on this
+# 2-core machine: c 7, swift 5-40 (with its build), core 5, gdm 5, terminal 8, doas 8,
+# security 12, presence 13, unprivileged 17, cli 17, polkit 18, fake-helpers 18, slow-disk
+# 22, sshd 23, lightdm 62, lockers 110, lockout 160.
+MAP=(
+    "pam/presence.c|gdm terminal presence polkit sshd lockers"
+    "pam/terminal.c|c terminal doas"
+    "pam/clients.c|c lockers"
+    "pam/protocol.c|c fake-helpers core"
+    "pam/helper.c|c fake-helpers core terminal doas"
+    "pam/spawn.c|c fake-helpers core terminal security unprivileged slow-disk"
+    "pam/pam_touchauth.c|c security core gdm terminal presence unprivileged fake-helpers sshd lockers lockout"
+    "pam/config*|c config-shim config-perms"
+    "pam/options.c|c core"
+    "pam/*|c core fake-helpers"
+    "Sources/TouchAuthCore/*|swift core terminal slow-disk lockout"
+    "Sources/TouchAuthPAM/*|swift core terminal security unprivileged slow-disk lockout"
+    "Sources/TouchAuthCommands/*|swift cli lockout"
+    "Sources/TouchAuthPlatform/*|swift core security unprivileged cli lockout"
+    "Sources/*|swift core"
+)
+# A suite that takes longer than this with a mutant (a hang: a deadline broken) is killed, and
+# counts as having failed. Seconds, for every suite.
+SUITE_TIMEOUT=${MUTATE_SUITE_TIMEOUT:-600}
+
+source "$(dirname "$0")/lib.sh"  # SWIFT; set -euo pipefail
+HERE=$ROOT
+LOGDIR=""
+PATCHES=()
+while [ $# -gt 0 ]; do
+    case $1 in
+        -h | --help) usage; exit 0 ;;
+        --map) for e in "${MAP[@]}"; do printf '%-30s %s\n' "${e%%|*}" "${e#*|}"; done; exit 0 ;;
+        --log) [ $# -ge 2 ] || { echo "mutate.sh: --log needs a DIR" >&2; exit 2; }; LOGDIR=$2; shift ;;
+        -*) echo "mutate.sh: unknown option $1 (scripts/mutate.sh --help)" >&2; exit 2 ;;
+        *) [ -f "$1" ] || { echo "mutate.sh: no such patch: $1" >&2; exit 2; }
+           PATCHES+=("$(cd "$(dirname "$1")" && pwd)/$(basename "$1")") ;;
+    esac
+    shift
+done
+if [ ${#PATCHES[@]} -eq 0 ]; then
+    for p in "$HERE"/tests/mutants/*.patch; do [ -f "$p" ] && PATCHES+=("$p"); done
+    [ ${#PATCHES[@]} -gt 0 ] || { echo "mutate.sh: no tests/mutants/*.patch" >&2; exit 2; }
+fi
+[ "$(id -u)" -eq 0 ] || { echo "mutate.sh: run as root (the suites are)" >&2; exit 2; }
+START=$(date +%s)
+
+# The scratch copy: the checkout's source files as they are now (tracked and new, not
+# ignored: no .git, no build output), built from scratch once (SwiftPM's .build cannot move).
+SCRATCH=$(mktemp -d /var/tmp/touchauth-mutate.XXXXXX)
+chmod 0755 "$SCRATCH"  # the suites' test users load the module and run the helper from here
+TREE="$SCRATCH/tree"
+[ -n "$LOGDIR" ] || LOGDIR="$SCRATCH/logs"
+mkdir -p "$TREE" "$LOGDIR"
+LOGDIR=$(cd "$LOGDIR" && pwd)
+RUNNING=""
+cleanup() {
+    if [ -n "$RUNNING" ]; then kill -TERM "$RUNNING" 2>/dev/null || true; wait "$RUNNING" 2>/dev/null || true; fi
+    rm -rf "$SCRATCH"
+}
+trap cleanup EXIT
+trap 'exit 130' INT TERM
+(cd "$HERE" && git ls-files -z --cached --others --exclude-standard |
+    while IFS= read -r -d '' f; do [ -e "$f" ] && printf '%s\0' "$f"; done |
+    tar --null -T - -cf -) | tar -C "$TREE" -xf -
+echo "scratch tree: $TREE (from $HERE)"
+
+# suites_for FILE...: the union of the files' suites, in order; nothing when none covers.
+suites_for() {
+    local f e pat want=" "
+    for f in "$@"; do
+        for e in "${MAP[@]}"; do
+            pat=${e%%|*}
+            # shellcheck disable=SC2053  # the pattern is a glob on purpose
+            if [[ $f == $pat ]]; then want+="${e#*|} "; break; fi
+        done
+    done
+    local s out=" "
+    for s in $want; do case $out in *" $s "*) ;; *) out+="$s " ;; esac; done
+    echo $out
+}
+
+# What the build outputs hold: the C module and tests are rebuilt with every mutant and after
+# its revert (make: a second or two). A Swift mutant is first compiled with its tests
+# (swift build --build-tests, debug: what `swift` runs) to know that it builds; the release
+# helper, which the other suites run, only when one of them comes: RELEASE_OF names the Swift
+# mutant the release helper was built with, SWIFT_MUTANT the one applied ("": none).
+RELEASE_OF="" SWIFT_MUTANT=""
+build_c() { make -s -C "$TREE/pam" all > "$SCRATCH/build.log" 2>&1; }
+build_swift_tests() { (cd "$TREE" && "$SWIFT" build --build-tests) > "$SCRATCH/build.log" 2>&1; }
+build_release() { (cd "$TREE" && bash scripts/build.sh) > "$SCRATCH/build.log" 2>&1; }
+# ready_for SUITE: the release helper current before a suite other than swift runs it.
+ready_for() {
+    [ "$1" != swift ] && [ "$RELEASE_OF" != "$SWIFT_MUTANT" ] || return 0
+    build_release || return 1
+    RELEASE_OF=$SWIFT_MUTANT
+}
+
+# In the suite's own mount namespace, a /dev of its own: a fresh directory DIR holding the
+# host's nodes and directories bound in, a devpts of its own, and no /dev/log, bound over /dev.
+# Where the machine has no syslog socket, the suites serve one at /dev/log and remove it at
+# their end: another checkout's run beside this one (another helper, a person) would
+# otherwise remove ours mid-suite, and its log-line checks fail for no fault of the mutant.
+# (A directory, not a tmpfs: clients_polkit.sh checks that no tmpfs of its own is left on /dev.)
+PRIVATE_DEV='
+    d=$1; shift
+    mkdir "$d" || exit 125
+    for e in /dev/* /dev/.[!.]*; do
+        n=${e##*/}
+        case $n in log | pts | ptmx | "*" | ".[!.]*") continue ;; esac
+        if [ -L "$e" ]; then cp -P "$e" "$d/$n"
+        elif [ -d "$e" ]; then mkdir "$d/$n" && mount --rbind "$e" "$d/$n"
+        else touch "$d/$n" && mount --bind "$e" "$d/$n"; fi || exit 125
+    done
+    # Pseudo-terminals of its own (tmux, sshd): the host'"'"'s ptmx does not work from here.
+    mkdir "$d/pts" && mount -t devpts -o newinstance,ptmxmode=0666,mode=0620 devpts "$d/pts" &&
+        ln -s pts/ptmx "$d/ptmx" && mount --rbind "$d" /dev || exit 125
+    exec "$@"'
+
+# suite NAME LOG: scripts/test.sh NAME in the scratch tree (a mount namespace with the /dev
+# above), with a timeout; its status.
+DEVS=0
+suite() {
+    local rc=0 dev="$SCRATCH/dev.$((DEVS += 1))"
+    (cd "$TREE" && exec timeout -k 10 "$SUITE_TIMEOUT" unshare -m --propagation private \
+        bash -c "$PRIVATE_DEV" private-dev "$dev" bash scripts/test.sh "$1") > "$2" 2>&1 &
+    RUNNING=$!
+    wait "$RUNNING" || rc=$?
+    RUNNING=""
+    # Out here its binds were never mounted: empty files and directories.
+    rm -rf "$dev"
+    [ $rc -ne 124 ] || echo "mutate.sh: suite $1 timed out after $SUITE_TIMEOUT s" >> "$2"
+    return $rc
+}
+
+# C mutants first, then the Swift ones: fewer rebuilds of the release helper.
+sorted=()
+for p in "${PATCHES[@]}"; do grep -q '^+++ b/pam/' "$p" && sorted+=("$p"); done
+for p in "${PATCHES[@]}"; do grep -q '^+++ b/pam/' "$p" || sorted+=("$p"); done
+PATCHES=("${sorted[@]}")
+
+echo "building the scratch tree"
+if ! build_release; then
+    tail -n 20 "$SCRATCH/build.log"; echo "mutate.sh: the unmutated tree does not build" >&2; exit 1
+fi
+if grep -q '^+++ b/Sources/' "${PATCHES[@]}" && ! build_swift_tests; then
+    tail -n 20 "$SCRATCH/build.log"; echo "mutate.sh: the unmutated tests do not build" >&2; exit 1
+fi
+echo "built in $(($(date +%s) - START)) s"
+
+KILLED=0 SURVIVED=0 ERRORS=0
+declare -A KILLERS=()   # suite -> the mutants it killed
+for patch in "${PATCHES[@]}"; do
+    name=$(basename "$patch" .patch)
+    t0=$(date +%s)
+    files=$(cd "$TREE" && git apply --numstat "$patch" 2>/dev/null | cut -f3-) || files=""
+    if [ -z "$files" ] || ! (cd "$TREE" && git apply "$patch" 2> "$SCRATCH/apply.log"); then
+        echo "error $name: does not apply"; ERRORS=$((ERRORS + 1)); continue
+    fi
+    c=0 swift=0
+    while IFS= read -r f; do
+        case $f in pam/*) c=1 ;; Sources/* | Tests/* | Package.swift) swift=1 ;; esac
+    done <<<"$files"
+    [ $swift = 0 ] || SWIFT_MUTANT=$name
+    # shellcheck disable=SC2086  # a word list of paths without blanks
+    suites=$(suites_for $files)
+    verdict=""
+    if [ -z "$suites" ]; then
+        verdict="error $name: no suite covers $(echo $files)"
+    elif ! build_c || { [ $swift = 1 ] && ! build_swift_tests; }; then
+        cp "$SCRATCH/build.log" "$LOGDIR/$name.build.log"
+        verdict="error $name: does not build (see $LOGDIR/$name.build.log)"
+    else
+        for s in $suites; do
+            if ! ready_for "$s"; then
+                cp "$SCRATCH/build.log" "$LOGDIR/$name.build.log"
+                verdict="error $name: the release helper does not build (see $LOGDIR/$name.build.log)"
+                break
+            fi
+            if ! suite "$s" "$LOGDIR/$name.$s.log"; then
+                verdict="killed $name by $s"; KILLERS[$s]+=" $name"; break
+            fi
+        done
+        [ -n "$verdict" ] || verdict="survived $name"
+    fi
+    (cd "$TREE" && git apply -R "$patch") || { echo "mutate.sh: cannot revert $name" >&2; exit 1; }
+    # The module is rebuilt with the next mutant, the release helper when a suite needs it.
+    SWIFT_MUTANT=""
+    case $verdict in
+        killed*) KILLED=$((KILLED + 1)) ;;
+        survived*) SURVIVED=$((SURVIVED + 1)) ;;
+        *) ERRORS=$((ERRORS + 1)) ;;
+    esac
+    case $verdict in error*) echo "$verdict" ;; *) echo "$verdict ($(($(date +%s) - t0)) s)" ;; esac
+done
+
+# Each killing suite once on the unmutated tree: a kill counts only if it passes there.
+if [ ${#KILLERS[@]} -gt 0 ]; then
+    build_c || { echo "mutate.sh: the unmutated tree no longer builds" >&2; exit 1; }
+    for s in "${!KILLERS[@]}"; do
+        ready_for "$s" || { echo "mutate.sh: the unmutated release helper no longer builds" >&2; exit 1; }
+        if ! suite "$s" "$LOGDIR/base.$s.log"; then
+            n=$(echo ${KILLERS[$s]} | wc -w)
+            echo "error: suite $s fails without any mutant (see $LOGDIR/base.$s.log): its $n kills do not count:${KILLERS[$s]}"
+            KILLED=$((KILLED - n)); ERRORS=$((ERRORS + n))
+        fi
+    done
+fi
+secs=$(($(date +%s) - START))
+errors=""
+[ "$ERRORS" -eq 0 ] || errors=", $ERRORS errors"
+echo "mutants: $KILLED killed, $SURVIVED survived$errors in $((secs / 60)) min $((secs % 60)) s"
+[ "$SURVIVED" -eq 0 ] && [ "$ERRORS" -eq 0 ]
