@@ -322,8 +322,12 @@ check "the screenshot was taken, under 100 KB" \
     test -s "$KEPT" -a "$(stat -c %s "$KEPT" 2>/dev/null || echo 0)" -lt 100000
 
 OUT=$(grep -E "Authenticate result|Activating VT|VT_ACTIVATE" "$W/lightdm.out")
-check "LightDM never switched the machine's console (VT_ACTIVATE went to /dev/null)" \
-    eval '! grep -q "Activating VT" <<< "$OUT" || grep -q "Inappropriate ioctl" <<< "$OUT"'
+if [ -e /dev/tty0 ]; then
+    check "LightDM never switched the machine's console (VT_ACTIVATE went to /dev/null)" \
+        eval '! grep -q "Activating VT" <<< "$OUT" || grep -q "Inappropriate ioctl" <<< "$OUT"'
+else
+    echo "# no /dev/tty0 here (a container's /dev): no console LightDM could switch, nothing to check"
+fi
 ldm_stop
 OUT=$(in_ns_pids | while read -r p; do echo "$p $(cat /proc/$p/comm 2>/dev/null)"; done)
 no_live() { ! in_ns_pids | while read -r p; do
