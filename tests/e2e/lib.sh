@@ -171,7 +171,8 @@ syslog_start() {
     [ -e /dev/log ] && SYSLOG_SOCK="$T/devlog"
     socat -u UNIX-RECV:"$SYSLOG_SOCK",mode=666 OPEN:"$T/syslog",creat,append 2>/dev/null &
     SYSLOG_PID=$!
-    for _ in $(seq 100); do [ -S "$SYSLOG_SOCK" ] && break; sleep 0.01; done
+    # (a deadline of 10 s, not 1 s: a loaded machine may take longer to start socat)
+    for _ in $(seq 1000); do [ -S "$SYSLOG_SOCK" ] && break; sleep 0.01; done
 }
 syslog_stop() {
     kill "$SYSLOG_PID" 2>/dev/null; wait "$SYSLOG_PID" 2>/dev/null
@@ -183,7 +184,16 @@ in_syslog_ns() {
         unshare -m sh -c 'mount --bind "$0" /dev/log && exec "$@"' "$SYSLOG_SOCK" "$@"
     fi
 }
-logged() { grep -qF -- "$1" "$T/syslog"; }
+# logged TEXT: the line reaches $T/syslog within 5 s. socat writes each datagram after the sender
+# may have exited, so a grep at once can miss a line under load (a false failure seen in
+# security.sh); `! logged` thereby waits 5 s for a line that must not come.
+logged() {
+    local deadline=$(($(date +%s%N) / 1000000 + 5000))
+    until grep -qF -- "$1" "$T/syslog"; do
+        [ "$(($(date +%s%N) / 1000000))" -lt "$deadline" ] || return 1
+        sleep 0.02
+    done
+}
 
 # The tmux kit of the suites that type into real terminals: each sets TMUX_SOCK and names its
 # tmux session `t`. screen WINDOW: the window's text without blank lines ("" = the current one).
