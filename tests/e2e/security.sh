@@ -82,17 +82,18 @@ NAMES_HELPER="$T/names-helper"
 printf '#!/bin/sh\ntouch %s\nprintf "touchauth 1\\nresult success\\n"\ncat > /dev/null\n' "$T/names-ran" > "$NAMES_HELPER"
 chmod 0755 "$NAMES_HELPER"
 CTL1=$'ta\001ctl' ESC=$'ta\033esc' LONG257=$(printf 'v%.0s' $(seq 257)) LONG256=$(printf 'w%.0s' $(seq 256))
+SLASH=ta/slash  # its print directory $T/nprints/ta/slash exists: only the name check refuses it
 cp /etc/passwd "$T/passwd"
 uid=61901
-for n in "$CTL1" "$ESC" "$LONG257" "$LONG256" ta-good; do
+for n in "$CTL1" "$ESC" "$LONG257" "$LONG256" ta-good "$SLASH"; do
     printf '%s:x:%s:%s::/nonexistent:/usr/sbin/nologin\n' "$n" "$uid" "$uid" >> "$T/passwd"
     uid=$((uid + 1))
     [ "$n" = "$LONG256" ] || mkdir -p "$T/nprints/$n"
 done
 chmod 0644 "$T/passwd"
 passwd_ns() { unshare -m sh -c 'mount --bind "$1" /etc/passwd || exit 125; shift; exec "$@"' sh "$T/passwd" "$@"; }
-OUT=$(passwd_ns getent passwd "$CTL1" "$LONG257" ta-good | cut -d: -f3 | paste -sd ' ')
-check "(setup) getpwnam finds them in that namespace" test "$OUT" = "61901 61903 61905"
+OUT=$(passwd_ns getent passwd "$CTL1" "$LONG257" ta-good "$SLASH" | cut -d: -f3 | paste -sd ' ')
+check "(setup) getpwnam finds them in that namespace" test "$OUT" = "61901 61903 61905 61906"
 service names "auth required $MODULE helper=$NAMES_HELPER print_dir=$T/nprints debug"
 names_case() {  # names_case NAME: pamtester for NAME in that namespace (the checks follow)
     rm -f "$T/names-ran"; : > "$T/syslog"
@@ -102,7 +103,7 @@ helper_ran() { [ -e "$T/names-ran" ]; }
 names_case ta-good
 check "(control) a good name there: the fake helper runs, its success is believed" \
     eval 'helper_ran && verdict success'
-for n in "$CTL1" "$ESC" "$LONG257"; do
+for n in "$CTL1" "$ESC" "$LONG257" "$SLASH"; do
     names_case "$n"
     shown=$(printf '%q' "$n" | cut -c1-20)
     check "user $shown (${#n} bytes) in /etc/passwd: PAM_USER_UNKNOWN, 'invalid user name', the helper never started" \
