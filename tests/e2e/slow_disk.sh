@@ -129,6 +129,84 @@ check "Enter with no finger costs no strike (strikes $(strikes); ${CHARGED} whil
 
 "$HELPER" unlock "$TUSER" --config "$CONF" > /dev/null  # each section starts from 0 strikes
 
+echo "# Enter between the prompt's lines and the first charge: nothing charged, nothing written"
+# The window is a few microseconds (the charge follows the last prompt line at once), so a second
+# preload holds it open: the helper's write of the hint line returns only once the helper has
+# taken the module's SIGTERM (its sigwait returned), so Enter lands inside it every time. Its
+# log: "hint PID", "sigterm PID", "released PID". The fsync preload beside it logs any write.
+cat > "$T/bin/holdhint.c" <<EOF
+#define _GNU_SOURCE
+#include <dlfcn.h>
+#include <fcntl.h>
+#include <signal.h>
+#include <stdio.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+static ssize_t (*real_write)(int, const void *, size_t);
+static volatile int terminated;
+static void note(const char *what)
+{
+	char line[64];
+	int fd = open("$T/hold.log", O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC, 0600);
+	if (fd < 0)
+		return;
+	snprintf(line, sizeof line, "%s %ld\\n", what, (long)getpid());
+	(void)!real_write(fd, line, strlen(line));
+	close(fd);
+}
+int sigwait(const sigset_t *set, int *sig)
+{
+	int (*real)(const sigset_t *, int *) = (int (*)(const sigset_t *, int *))dlsym(RTLD_NEXT, "sigwait");
+	int r = real(set, sig);
+	if (r == 0 && *sig == SIGTERM) {
+		note("sigterm");
+		__atomic_store_n(&terminated, 1, __ATOMIC_SEQ_CST);
+	}
+	return r;
+}
+ssize_t write(int fd, const void *buf, size_t n)
+{
+	if (!real_write)
+		real_write = (ssize_t (*)(int, const void *, size_t))dlsym(RTLD_NEXT, "write");
+	ssize_t r = real_write(fd, buf, n);
+	if (fd == 1 && memmem(buf, n, "press Enter", 11)) {
+		struct timespec ms = { 0, 1000000 };
+		note("hint");
+		for (int i = 0; i < 10000 && !__atomic_load_n(&terminated, __ATOMIC_SEQ_CST); i++)
+			nanosleep(&ms, NULL);
+		note("released");
+	}
+	return r;
+}
+EOF
+gcc -shared -fPIC -O2 -o "$T/bin/holdhint.so" "$T/bin/holdhint.c" -ldl
+printf '#!/bin/sh\nLD_PRELOAD="%s %s" exec %s "$@"\n' "$T/bin/slowfsync.so" "$T/bin/holdhint.so" "$HELPER" \
+    > "$T/bin/held-helper"
+chmod 0755 "$T/bin/held-helper" "$T/bin/holdhint.so"
+service held "auth [success=done default=ignore] $MODULE config=$CONF helper=$T/bin/held-helper debug" \
+    "auth required pam_unix.so nodelay"
+: > "$T/fsync.log"
+: > "$T/hold.log"
+BEFORE=$(stat -c '%i %Y' "$T/state/$TUID" 2>&1)
+start held
+wait_for "" "$HINT" 15
+tm send-keys -t t Enter
+wait_for "" "Password:" 15
+tm send-keys -t t -l "not the password"
+tm send-keys -t t Enter
+finish
+check "Enter while the prompt's lines were being sent: the prompt went on to the password" has "Password:"
+HPID=$(sed -n 's/^hint //p' "$T/hold.log" | head -1)
+HELD=$(grep " ${HPID:-none}\$" "$T/hold.log" | cut -d' ' -f1 | tr '\n' ' ')
+OUT="hold log: $(tr '\n' ' ' < "$T/hold.log"); fsync log: $(tr '\n' ' ' < "$T/fsync.log")"
+check "(setup) Enter came while the helper held its hint line, before any charge (got: $HELD)" \
+    test "$HELD" = "hint sigterm released "
+check "Enter before the first charge: the helper began no state write (no fsync)" \
+    test -n "$HPID" -a ! -s "$T/fsync.log"
+check "...no strike (strikes $(strikes)), the state file untouched (inode, mtime: $BEFORE)" \
+    test "$(strikes)" = 0 -a "$(stat -c '%i %Y' "$T/state/$TUID" 2>&1)" = "$BEFORE"
+
 echo "# six times: a wrong finger, Enter once its helper is inside the slowed write after the scan (fsync ${SLOW_MS} ms)"
 # settling: a helper is inside its third slowed fsync (a "begin PID" without its "end PID"): the
 # charge is two (its file, then the state dir: lockout.sh kills in each), the wrong finger's

@@ -236,6 +236,18 @@ check "the user asks to verify another user, with that user's finger: no success
 check "...syslog: refused" logged "asked to verify another user; refused"
 locker root "SCAN other-right-index"
 check "...nor root" lacks "successfully authenticated"
+# `touchauth disable`: a locker's module runs as the user and cannot see the marker in root's
+# state_dir (0700), so it starts the helper, whose own check must send her to the password.
+ns env -i PATH=/usr/bin:/bin "$HELPER" disable --user "$TUSER" > "$T/disable.out" 2>&1
+OUT=$(cat "$T/disable.out")
+check "(setup) touchauth disable for the user: the marker in root's state_dir" test -e "$T/state/$TUID.disabled"
+: > "$T/syslog"
+locker "$TUSER" "SCAN tu-right-index"
+check "switched off, a locker as the user, her right finger scanned: no success" lacks "successfully authenticated"
+check "...the password is next: PAM_AUTHINFO_UNAVAIL, as the module's own skip gives" has "$MSG_UNAVAIL"
+check "...the setuid helper refused before the sensor: it never opened (no socket)" test ! -e "$SOCK"
+rm -f "$T/state/$TUID.disabled"
+check "(cleanup) switched on again" test ! -e "$T/state/$TUID.disabled"
 
 echo "# the setuid helper started directly with forged requests"
 req() {  # req USER ARGS...: a request line by line
