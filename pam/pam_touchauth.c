@@ -20,6 +20,7 @@
 #include <string.h>
 #include <sys/stat.h>
 #include <syslog.h>
+#include <time.h>
 #include <unistd.h>
 
 #include <security/pam_ext.h>
@@ -35,16 +36,14 @@
 #define USER_NAME_MAX 256
 
 /*
- * pam_set_data key: how our authentication went in this handle.  The
- * `authsucc` line (reached only when the password succeeded) reads it: a
- * handle whose fingerprint matched has no password to record, and one that
- * recorded it already does not record it twice.
+ * pam_set_data key: how our finger line went in this pam_authenticate.  The
+ * `authsucc` line reads it: a handle whose fingerprint matched has no
+ * password to record.
  */
 #define AUTH_RAN_KEY	 "pam_touchauth_auth"
 #define AUTH_MATCHED	 "matched"
 #define AUTH_NOT_MATCHED "not-matched"
-#define AUTH_RECORDED	 "password-recorded"
-/* The first module argument that makes a line the password's recorder (DESIGN.md §2). */
+/* The argument, anywhere on the line, that makes it the password's recorder (DESIGN.md §2). */
 #define MODE_AUTHSUCC "authsucc"
 #define PWBUF_MAX     (1024 * 1024)
 
@@ -262,23 +261,132 @@ static int is_disabled(const struct config_values *opts, uid_t uid)
 }
 
 /*
- * The `authsucc` line: the password (or another primary module) authenticated
- * the user, since only a succeeded password reaches this line (after
- * `@include common-auth`, whose `requisite pam_deny.so` ends a failed stack;
- * or pam-auth-update's Additional block).  As after a passcode on iOS, the
- * strikes and the lockout are cleared and the trust rules count from now (the
- * helper's `pam-account`).  Never decides anything: PAM_IGNORE.
+ * The `authsucc` line: a password was typed, and if the whole pam_authenticate
+ * succeeds, it is recorded: as after a passcode on iOS, the strikes and the
+ * lockout are cleared and the trust rules count from now (the helper's
+ * `pam-account`).  Where the line stands proves nothing: inside `auth
+ * substack` a `requisite pam_deny.so` ends only the substack, so a line after
+ * it runs after a wrong password too (DESIGN.md §2).  Only libpam knows the
+ * stack's verdict, and it tells one function: the PAM_FAIL_DELAY callback,
+ * which pam_authenticate calls with the final status once the stack has run
+ * (libpam/pam_delay.c: "always call the application's delay function").  So
+ * this line arms: it takes that item for the rest of this call, and
+ * record_at_end() chains to the application's own function (or sleeps the
+ * delay libpam would have slept).  The line never decides anything:
+ * PAM_IGNORE.
+ *
+ * What arms: run by root (only root may clear a lockout: a screen locker runs
+ * as the user, and the setuid helper refuses pam-account from it); our finger
+ * line did not match in this call; a password is on the handle (PAM_AUTHTOK;
+ * a fingerprint of pam_fprintd or a key of pam_u2f sets none); the user has
+ * prints.  What the module cannot tell: a stack that, after a password was
+ * typed, succeeds through a module that is not a password (a jump from
+ * pam_u2f over pam_unix).  touchauth doctor FAILs such a stack.
  */
-static int record_password(pam_handle_t *pamh, int argc, const char **argv)
+typedef void (*delay_fn)(int status, unsigned int usec, void *appdata);
+
+/* An item is a pointer to data; libpam keeps this one as such (pam_delay.c's hack_fn_u). */
+union delay_item {
+	const void *item;
+	delay_fn fn;
+};
+
+#define RECORD_ARGS_BUF 4096
+
+/*
+ * The armed recording, per thread: the callback gets no handle, and between
+ * the line and the end of its pam_authenticate only that stack runs, in this
+ * thread.  The line's arguments are copied: the callback runs after libpam's
+ * dispatch.
+ */
+static __thread struct {
+	pam_handle_t *pamh;  /* NULL: nothing armed */
+	delay_fn app_delay;  /* the application's PAM_FAIL_DELAY, or NULL */
+	const void *appdata; /* the conversation's appdata_ptr: the callback's handle */
+	char user[USER_NAME_MAX + 1];
+	char service[256];
+	int argc;
+	const char *argv[TA_REQUEST_ARGS_MAX];
+	char args[RECORD_ARGS_BUF];
+} armed;
+
+static const void *conv_appdata(pam_handle_t *pamh)
+{
+	const void *item = NULL;
+
+	if (pam_get_item(pamh, PAM_CONV, &item) != PAM_SUCCESS || item == NULL)
+		return NULL;
+	return ((const struct pam_conv *)item)->appdata_ptr;
+}
+
+/* The helper's pam-account for the armed user: the password succeeded. */
+static void record_password(pam_handle_t *pamh)
 {
 	struct config_values opts;
 	struct config_error err;
 	enum ta_outcome outcome = TA_SYSTEM_CANCEL;
 	struct helper_call call;
-	const void *ran = NULL, *service = NULL;
-	const char *user = NULL;
 
-	/* The fingerprint, not a password, got this handle here; or it is recorded already. */
+	if (options_load(pamh, armed.argc, armed.argv, &opts, &err) != PAM_SUCCESS)
+		return;
+	call = (struct helper_call){ .mode = HELPER_ACCOUNT,
+				     .opts = &opts,
+				     .user = armed.user,
+				     .service = armed.service,
+				     .argc = armed.argc,
+				     .argv = armed.argv };
+	if (helper_run(pamh, &call, &outcome, NULL) != PAM_SUCCESS || outcome != TA_SUCCESS)
+		pam_syslog(pamh, LOG_ERR, "user %s: could not record the password authentication",
+			   armed.user);
+	else if (opts.debug)
+		pam_syslog(pamh, LOG_DEBUG, "user %s: password recorded, fingerprint unlocked",
+			   armed.user);
+}
+
+/* PAM_FAIL_DELAY while armed: pam_authenticate's final status. */
+static void record_at_end(int status, unsigned int usec, void *appdata)
+{
+	pam_handle_t *pamh = armed.pamh;
+	delay_fn app_delay = armed.app_delay;
+	const void *user = NULL;
+
+	if (pamh != NULL && armed.appdata == appdata) {
+		union delay_item restore = { .fn = app_delay };
+
+		armed.pamh = NULL; /* one verdict per arming */
+		(void)pam_set_item(pamh, PAM_FAIL_DELAY, restore.item);
+		if (status == PAM_SUCCESS && pam_get_item(pamh, PAM_USER, &user) == PAM_SUCCESS &&
+		    user != NULL && strcmp(user, armed.user) == 0)
+			record_password(pamh);
+		else if (status != PAM_SUCCESS)
+			pam_syslog(pamh, LOG_INFO,
+				   "user %s: the authentication failed; no password recorded",
+				   armed.user);
+	} else {
+		app_delay = NULL; /* not ours to know (a handle resumed elsewhere) */
+	}
+	if (app_delay != NULL) {
+		app_delay(status, usec, appdata);
+	} else if (status != PAM_SUCCESS && usec > 0) {
+		/* What libpam does without a callback: sleep the delay the modules asked for. */
+		struct timespec left = { usec / 1000000, (long)(usec % 1000000) * 1000 };
+
+		while (nanosleep(&left, &left) != 0 && errno == EINTR)
+			;
+	}
+}
+
+static int arm_recorder(pam_handle_t *pamh, int argc, const char **argv)
+{
+	struct config_values opts;
+	struct config_error err;
+	union delay_item current = { .item = NULL }, ours = { .fn = record_at_end };
+	const void *ran = NULL, *service = NULL, *token = NULL;
+	const char *user = NULL;
+	size_t used = 0;
+	int n = 0;
+
+	/* The fingerprint, not a password, got this handle here. */
 	if (pam_get_data(pamh, AUTH_RAN_KEY, &ran) == PAM_SUCCESS && ran != NULL &&
 	    strcmp(ran, AUTH_NOT_MATCHED) != 0)
 		goto out;
@@ -287,29 +395,46 @@ static int record_password(pam_handle_t *pamh, int argc, const char **argv)
 	if (pam_get_user(pamh, &user, NULL) != PAM_SUCCESS || user == NULL ||
 	    check_user(pamh, user, NULL) != PAM_SUCCESS)
 		goto out;
-	/*
-	 * Only root may clear a lockout: the setuid helper refuses pam-account
-	 * from a user's process (a screen locker), whose stack it cannot see.
-	 */
 	if (geteuid() != 0)
 		goto out;
+	/* No password on the handle: whatever authenticates, it is not one. */
+	if (pam_get_item(pamh, PAM_AUTHTOK, &token) != PAM_SUCCESS || token == NULL ||
+	    *(const char *)token == '\0') {
+		if (opts.debug)
+			pam_syslog(pamh, LOG_DEBUG, "user %s: no password typed; nothing to record",
+				   user);
+		goto out;
+	}
 	/* No prints: the fingerprint is never tried, so there is nothing to clear. */
 	if (!has_print_dir(pamh, &opts, user))
 		goto out;
-	if (pam_get_item(pamh, PAM_SERVICE, &service) != PAM_SUCCESS || service == NULL)
+	if (pam_get_item(pamh, PAM_SERVICE, &service) != PAM_SUCCESS || service == NULL ||
+	    strlen(service) >= sizeof(armed.service) || strlen(user) >= sizeof(armed.user))
 		goto out;
-	(void)pam_set_data(pamh, AUTH_RAN_KEY, (void *)AUTH_RECORDED, NULL);
-	call = (struct helper_call){ .mode = HELPER_ACCOUNT,
-				     .opts = &opts,
-				     .user = user,
-				     .service = service,
-				     .argc = argc,
-				     .argv = argv };
-	if (helper_run(pamh, &call, &outcome, NULL) != PAM_SUCCESS || outcome != TA_SUCCESS)
-		pam_syslog(pamh, LOG_ERR, "user %s: could not record the password authentication",
-			   user);
-	else if (opts.debug)
-		pam_syslog(pamh, LOG_DEBUG, "user %s: password recorded, fingerprint unlocked",
+	if (armed.pamh == pamh)
+		goto out; /* a second authsucc line in this call */
+	for (int i = 0; i < argc; i++) {
+		size_t len = strlen(argv[i]) + 1;
+
+		if (n >= TA_REQUEST_ARGS_MAX || used + len > sizeof(armed.args))
+			goto out; /* options_load refused more already */
+		memcpy(armed.args + used, argv[i], len);
+		armed.argv[n++] = armed.args + used;
+		used += len;
+	}
+	if (pam_get_item(pamh, PAM_FAIL_DELAY, &current.item) != PAM_SUCCESS)
+		goto out;
+	armed.app_delay = current.fn == record_at_end ? NULL : current.fn;
+	if (pam_set_item(pamh, PAM_FAIL_DELAY, ours.item) != PAM_SUCCESS)
+		goto out;
+	armed.pamh = pamh;
+	armed.appdata = conv_appdata(pamh);
+	armed.argc = n;
+	strcpy(armed.user, user);
+	strcpy(armed.service, service);
+	if (opts.debug)
+		pam_syslog(pamh, LOG_DEBUG,
+			   "user %s: a password was typed; recorded if the authentication succeeds",
 			   user);
 out:
 	return PAM_IGNORE;
@@ -359,8 +484,23 @@ PAM_EXTERN int pam_sm_authenticate(pam_handle_t *pamh, int flags, int argc, cons
 
 	(void)flags; /* pam_info messages are the prompt itself; sudo always sets PAM_SILENT */
 
-	if (argc > 0 && strcmp(argv[0], MODE_AUTHSUCC) == 0)
-		return record_password(pamh, argc - 1, argv + 1);
+	for (int i = 0; i < argc; i++) {
+		if (strcmp(argv[i], MODE_AUTHSUCC) == 0) {
+			const char *rest[TA_REQUEST_ARGS_MAX];
+			int n = 0;
+
+			for (int j = 0; j < argc && n < TA_REQUEST_ARGS_MAX; j++)
+				if (j != i)
+					rest[n++] = argv[j];
+			if (n < argc - 1) {
+				pam_syslog(pamh, LOG_ERR, "too many module arguments");
+				return PAM_IGNORE;
+			}
+			return arm_recorder(pamh, n, rest);
+		}
+	}
+	/* From here on, this call's finger line fell through unless it matches. */
+	(void)pam_set_data(pamh, AUTH_RAN_KEY, (void *)AUTH_NOT_MATCHED, NULL);
 
 	if (options_load(pamh, argc, argv, &opts, &err) != PAM_SUCCESS) {
 		pam_syslog(pamh, LOG_ERR, "bad configuration; falling back to the password");
@@ -380,8 +520,6 @@ PAM_EXTERN int pam_sm_authenticate(pam_handle_t *pamh, int flags, int argc, cons
 	retval = check_user(pamh, user, &uid);
 	if (retval != PAM_SUCCESS)
 		goto out;
-	/* Static strings: no cleanup needed, nothing to free in the host. */
-	(void)pam_set_data(pamh, AUTH_RAN_KEY, (void *)AUTH_NOT_MATCHED, NULL);
 	retval = PAM_AUTHINFO_UNAVAIL;
 
 	if (pam_get_item(pamh, PAM_SERVICE, &service) != PAM_SUCCESS || service == NULL) {

@@ -54,6 +54,7 @@ suites() {
     $f fuzz-swift exact "fuzz: the helper's config, request and state decoders (Swift libFuzzer, ASan)" tests/fuzz/run.sh
     $f core counted "e2e: core flow (virtual sensor, pam_unix, pamtester)" tests/e2e/core_flow.sh
     $f lockout counted "e2e: strikes, lockout, trust rules, state store (acct_mgmt, parallel, kill -9)" tests/e2e/lockout.sh
+    $f stacks counted "e2e: only a succeeded password lifts the lockout, whatever the stack (Fedora's substack, the word anywhere, pam-auth-update with libpam-fprintd's profile)" tests/e2e/stacks.sh
     $f slow-disk counted "e2e: no free wrong finger on a slow disk (fsync over a second, Enter after each finger)" tests/e2e/slow_disk.sh
     $f terminal counted "e2e: terminal keys in real sudo and su (tmux, unshare), signals at the prompt, skips, lid" tests/e2e/terminal.sh
     $f doas counted "e2e: doas for real (tmux, an overlay over /etc): finger, Enter, typing, Ctrl-C, lockout, no terminal" tests/e2e/clients_doas.sh
@@ -70,7 +71,7 @@ suites() {
 }
 # The suites whose checks a filter can pick: the e2e suites count through check() in
 # tests/e2e/lib.sh (which reads TOUCHAUTH_CHECK_FILTER), swift through swift test --filter.
-FILTERABLE=" swift security unprivileged core lockout slow-disk terminal doas polkit lockers lightdm gdm presence sshd cli demo fprintd install "
+FILTERABLE=" swift security unprivileged core lockout stacks slow-disk terminal doas polkit lockers lightdm gdm presence sshd cli demo fprintd install "
 
 source "$(dirname "$0")/lib.sh"
 COUNTS="$ROOT/tests/counts"

@@ -1,0 +1,192 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: Apache-2.0
+# Only a password that succeeded lifts the lockout, whatever the stack (issue 20): real libpam
+# (pamtester), the real pam_unix with the test user's password, the module and its helper.
+# - Fedora's authselect layout: `auth substack system-auth` (and password-auth), the recorder
+#   after it in the service. Inside a substack `requisite pam_deny.so` ends only the substack,
+#   so the recorder runs after a wrong password too: it must record nothing.
+# - The recorder's word anywhere on its line (pam_faillock's way).
+# - libpam-fprintd's profile (the .deb's own file) next to ours, through the real
+#   pam-auth-update: ours conflicts with it; and the stack pam-auth-update writes when both are
+#   on (before that field), run with a stand-in pam_fprintd.so that matches: its match reaches
+#   the recorder and must lift nothing.
+# The pam-auth-update cases run in a private mount namespace over copies of /etc/pam.d,
+# /usr/share/pam-configs, /var/lib/pam, /etc/security and the PAM module directory.
+source "$(dirname "$0")/lib.sh"
+ensure_packages pamtester libpam-wrapper libpam-modules libpam-runtime libpam0g-dev python3 gcc socat
+
+make_user "$TUSER" "$TPASS"
+TUID=$(id -u "$TUSER")
+mkdir -m 0700 "$T/state"
+STATE="$T/state"
+CONF="$T/touchauth.conf"
+# The trust rules off: these cases are about the lockout and what lifts it.
+write_config "$CONF" "state_dir=$STATE" "helper=$HELPER" "password_after_boot=no" "password_max_age=0" \
+    "password_after_enroll_change=no" "debug=yes"
+enroll "$TUSER" right-index-finger tu-right-index || { cat "$T/enroll.out"; echo "0 passed, 1 failed"; exit 1; }
+NS_PID=""
+trap '[ -n "$NS_PID" ] && kill "$NS_PID" 2>/dev/null; syslog_stop; rm -rf "$T"' EXIT
+syslog_start
+ARGS="config=$CONF debug"
+
+NOW=$(date +%s)
+LOCKED_AT=$((NOW - 60))
+OLD_PW=$((NOW - 86400))
+# locked: five strikes a minute ago, the last password a day ago (the clocks must not restart).
+locked() {
+    printf 'touchauth-state 1\nstrikes 5\nlocked_at %s\npassword_at %s\npassword_boot_id -\nprints_hash -\n' \
+        "$LOCKED_AT" "$OLD_PW" > "$STATE/$TUID"
+    chmod 0600 "$STATE/$TUID"
+}
+field() { sed -n "s/^$1 //p" "$STATE/$TUID"; }
+still_locked() {  # the state file as `locked` wrote it: nothing recorded, no clock restarted
+    [ "$(field strikes)" = 5 ] && [ "$(field locked_at)" = "$LOCKED_AT" ] && [ "$(field password_at)" = "$OLD_PW" ]
+}
+lifted() { [ "$(field strikes)" = 0 ] && [ "$(field locked_at)" = - ] && [ "$(field password_at)" -ge "$NOW" ] 2>/dev/null; }
+state_out() { OUT="$OUT
+state file: $(tr '\n' ' ' < "$STATE/$TUID")"; }
+
+SECDIR=$(dirname "$(find /lib /usr/lib -path '*/security/pam_unix.so' 2>/dev/null | head -1)")
+mkdir -p "$T/ns/pam.d" "$T/ns/pam-configs" "$T/ns/varlib" "$T/ns/security-etc" "$T/ns/security-lib"
+cp -a /etc/pam.d/. "$T/ns/pam.d/"
+cp -a /usr/share/pam-configs/. "$T/ns/pam-configs/"
+cp -a /var/lib/pam/. "$T/ns/varlib/" 2>/dev/null
+cp -a /etc/security/. "$T/ns/security-etc/"
+cp -a "$SECDIR/." "$T/ns/security-lib/"
+rm -f "$T/ns/pam-configs/touchauth" "$T/ns/pam-configs/touchauth-unlock" "$T/ns/pam-configs/fprintd"
+cp "$ROOT/examples/pam-configs/touchauth" "$ROOT/examples/pam-configs/touchauth-unlock" "$T/ns/pam-configs/"
+# The module by its plain name, and a stand-in pam_fprintd.so that matches every finger.
+cp "$MODULE" "$T/ns/security-lib/pam_touchauth.so"
+printf '%s\n' '#include <security/pam_modules.h>' \
+    'PAM_EXTERN int pam_sm_authenticate(pam_handle_t *h, int f, int c, const char **v) { (void)h; (void)f; (void)c; (void)v; return PAM_SUCCESS; }' \
+    'PAM_EXTERN int pam_sm_setcred(pam_handle_t *h, int f, int c, const char **v) { (void)h; (void)f; (void)c; (void)v; return PAM_SUCCESS; }' \
+    > "$T/ns/fprintd-standin.c"
+gcc -shared -fPIC -Wall -o "$T/ns/security-lib/pam_fprintd.so" "$T/ns/fprintd-standin.c"
+cp -p "$CONF" "$T/ns/security-etc/touchauth.conf"
+# The namespace: a sleeper holds it; ns CMD... runs in it.
+unshare -m sh -c 'mount --bind "$1/pam.d" /etc/pam.d && mount --bind "$1/pam-configs" /usr/share/pam-configs &&
+    mount --bind "$1/varlib" /var/lib/pam && mount --bind "$1/security-etc" /etc/security &&
+    mount --bind "$1/security-lib" "$2" && { [ "$3" = /dev/log ] || mount --bind "$3" /dev/log; } &&
+    exec sleep 100000' sh "$T/ns" "$SECDIR" "$SYSLOG_SOCK" &
+NS_PID=$!
+for _ in $(seq 500); do
+    [ "$(readlink /proc/$NS_PID/ns/mnt)" != "$(readlink /proc/self/ns/mnt)" ] &&
+        nsenter -t "$NS_PID" -m test -e "$SECDIR/pam_fprintd.so" 2>/dev/null && break
+    sleep 0.01
+done
+ns() { nsenter -t "$NS_PID" -m "$@"; }
+check "(setup) the namespace sees the copies" ns test -e "$SECDIR/pam_fprintd.so" -a -e /etc/security/touchauth.conf
+# run SERVICE INPUT: pamtester in the namespace (its /etc/pam.d: pam_wrapper follows no include
+# or substack), with no terminal and PAM_TTY ":0", as pam() runs it. Sets RC, OUT.
+run() {
+    printf '%s\n' "$2" | ns setsid -w timeout 60 pamtester -v -I tty=:0 "$1" "$TUSER" authenticate > "$T/out" 2>&1
+    RC=$?
+    OUT=$(cat "$T/out")
+}
+# svc NAME LINES...: a service file in the namespace's /etc/pam.d.
+svc() { local name=$1; shift; { printf '%s\n' "$@"; echo "account required pam_permit.so"; } > "$T/ns/pam.d/$name"; }
+
+
+echo "# Fedora's authselect layout: auth substack system-auth, the recorder after it"
+# authselect's `local` profile (Fedora 36 and later; the sssd profile adds pam_sss after
+# pam_unix), with our finger line before pam_unix, where its README puts a module like ours.
+for stack in system-auth password-auth; do
+    svc "$stack" "auth        required                                     pam_env.so" \
+        "auth        required                                     pam_faildelay.so delay=2000000" \
+        "auth        [success=done default=ignore]                $MODULE $ARGS" \
+        "auth        [default=1 ignore=ignore success=ok]         pam_usertype.so isregular" \
+        "auth        [default=1 ignore=ignore success=ok]         pam_localuser.so" \
+        "auth        sufficient                                   pam_unix.so nullok" \
+        "auth        required                                     pam_deny.so"
+done
+printf '%s\n' "session     optional                   pam_umask.so silent" > "$T/ns/pam.d/postlogin"
+# Fedora's login and sshd begin so; the recorder right after the substack.
+svc ta-login "auth       substack     system-auth" "auth       include      postlogin" \
+    "auth       optional     $MODULE authsucc $ARGS"
+svc ta-sshd "auth       substack     password-auth" "auth       include      postlogin" \
+    "auth       optional     $MODULE authsucc $ARGS"
+for name in ta-login ta-sshd; do
+    locked
+    : > "$T/syslog"
+    run "$name" "not the password"
+    state_out
+    check "$name (substack): a wrong password fails" eval 'test "$RC" -ne 0 && lacks "successfully authenticated"'
+    check "...the fingerprint was refused as locked first (the finger line ran)" has "Too many failed attempts"
+    check "...and lifts nothing: strikes 5, locked_at and password_at as they were" still_locked
+    check "...the module logs that the authentication failed and nothing was recorded" \
+        logged "user $TUSER: the authentication failed; no password recorded"
+    : > "$T/syslog"
+    run "$name" "$TPASS"
+    state_out
+    check "$name (substack): the right password succeeds" has "successfully authenticated"
+    check "...and lifts the lockout: strikes 0, no locked_at, password_at now" lifted
+    check "...logged: password recorded" logged "user $TUSER: password recorded, fingerprint unlocked"
+done
+
+echo "# the recorder's word anywhere on the line"
+svc ta-common-auth "auth [success=2 default=ignore] $MODULE $ARGS" "auth [success=1 default=ignore] pam_unix.so nullok try_first_pass" \
+    "auth requisite pam_deny.so" "auth required pam_permit.so"
+svc ta-anywhere "@include ta-common-auth" "auth optional $MODULE config=$CONF authsucc debug"
+locked
+run ta-anywhere "$TPASS"
+state_out
+check "'auth optional pam_touchauth.so config=... authsucc debug': the right password lifts the lockout" \
+    eval 'has "successfully authenticated" && lifted'
+locked
+run ta-anywhere "not the password"
+state_out
+check "...a wrong password lifts nothing" still_locked
+
+echo "# no password on the handle: a success that is not a password lifts nothing"
+# A primary module that sets no PAM_AUTHTOK (pam_permit here, as pam_fprintd or pam_u2f would)
+# after our finger line: the stack succeeds and the recorder runs.
+svc ta-nopass "auth [success=2 default=ignore] $MODULE $ARGS" "auth [success=1 default=ignore] pam_permit.so" \
+    "auth requisite pam_deny.so" "auth required pam_permit.so" "auth optional $MODULE authsucc $ARGS"
+locked
+: > "$T/syslog"
+run ta-nopass ""
+state_out
+check "a stack that succeeds through pam_permit, no password typed: success" has "successfully authenticated"
+check "...the lockout stays (strikes 5, locked_at, password_at as they were)" still_locked
+check "...logged: no password typed, nothing to record" logged "user $TUSER: no password typed; nothing to record"
+
+echo "# libpam-fprintd's profile next to ours, through the real pam-auth-update"
+# The profile as Debian ships it, from its .deb (not installed: its postinst would rewrite this
+# machine's stacks).
+DEB_DIR="$T/fprintd-deb"
+mkdir -p "$DEB_DIR"
+(cd "$DEB_DIR" && apt-get download libpam-fprintd > /dev/null 2>&1) && dpkg-deb -x "$DEB_DIR"/libpam-fprintd_*.deb "$DEB_DIR/x"
+FPRINTD_PROFILE="$DEB_DIR/x/usr/share/pam-configs/fprintd"
+check "(setup) libpam-fprintd's pam-auth-update profile, from its .deb" test -s "$FPRINTD_PROFILE"
+cp "$FPRINTD_PROFILE" "$T/ns/pam-configs/"
+# Without our profile's Conflicts field: the stack the issue found, as pam-auth-update writes it.
+grep -v '^Conflicts:' "$ROOT/examples/pam-configs/touchauth" > "$T/ns/touchauth-no-conflicts"
+update() { ns env DEBIAN_FRONTEND=noninteractive pam-auth-update --force "$@" > "$T/pau.out" 2>&1; }
+common_auth() { OUT="common-auth: $(ns grep -v '^#' /etc/pam.d/common-auth | tr -s '\t ' ' ' | tr '\n' '|')"; }
+
+update --enable fprintd
+update --enable touchauth
+common_auth
+check "fprintd's profile on, then ours enabled: ours is in common-auth" has "pam_touchauth.so"
+check "...and pam_fprintd is not (our profile's Conflicts field: one fingerprint prompt, three tries)" lacks "pam_fprintd.so"
+update --enable fprintd
+common_auth
+check "...enabling fprintd's afterwards leaves ours alone, not both" eval 'has "pam_touchauth.so" && lacks "pam_fprintd.so"'
+
+# Both on, as pam-auth-update wrote them before the Conflicts field.
+cp "$T/ns/touchauth-no-conflicts" "$T/ns/pam-configs/touchauth"
+update --enable fprintd --enable touchauth
+common_auth
+check "(setup) without the Conflicts field pam-auth-update writes both: ours, pam_fprintd, pam_unix, ..., authsucc" \
+    eval 'has "pam_touchauth.so" && has "pam_fprintd.so" && has "pam_touchauth.so authsucc"'
+svc ta-both "@include common-auth"
+locked
+: > "$T/syslog"
+run ta-both ""
+state_out
+check "that stack, the user locked out: our line refuses, the stand-in pam_fprintd matches: success" \
+    eval 'has "Too many failed attempts" && has "successfully authenticated"'
+check "...pam_fprintd's match lifts nothing (no password was typed): strikes 5, locked_at, password_at kept" still_locked
+check "...logged: no password typed, nothing to record" logged "user $TUSER: no password typed; nothing to record"
+
+summary
