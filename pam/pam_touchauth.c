@@ -296,28 +296,19 @@ union delay_item {
 /*
  * The armed recording, per thread: the callback gets no handle, and between
  * the line and the end of its pam_authenticate only that stack runs, in this
- * thread.  The line's arguments are copied: the callback runs after libpam's
- * dispatch.
+ * thread (a handle that ends PAM_INCOMPLETE and resumes after another's
+ * arming finds nothing armed: it records nothing).  The line's arguments are
+ * copied: the callback runs after libpam's dispatch.
  */
 static __thread struct {
-	pam_handle_t *pamh;  /* NULL: nothing armed */
-	delay_fn app_delay;  /* the application's PAM_FAIL_DELAY, or NULL */
-	const void *appdata; /* the conversation's appdata_ptr: the callback's handle */
+	pam_handle_t *pamh; /* NULL: nothing armed */
+	delay_fn app_delay; /* the application's PAM_FAIL_DELAY, or NULL */
 	char user[USER_NAME_MAX + 1];
 	char service[256];
 	int argc;
 	const char *argv[TA_REQUEST_ARGS_MAX];
 	char args[RECORD_ARGS_BUF];
 } armed;
-
-static const void *conv_appdata(pam_handle_t *pamh)
-{
-	const void *item = NULL;
-
-	if (pam_get_item(pamh, PAM_CONV, &item) != PAM_SUCCESS || item == NULL)
-		return NULL;
-	return ((const struct pam_conv *)item)->appdata_ptr;
-}
 
 /* The helper's pam-account for the armed user: the password succeeded. */
 static void record_password(pam_handle_t *pamh)
@@ -347,23 +338,25 @@ static void record_password(pam_handle_t *pamh)
 static void record_at_end(int status, unsigned int usec, void *appdata)
 {
 	pam_handle_t *pamh = armed.pamh;
-	delay_fn app_delay = armed.app_delay;
+	delay_fn app_delay = pamh != NULL ? armed.app_delay : NULL; /* else not ours to know */
 	const void *user = NULL;
 
-	if (pamh != NULL && armed.appdata == appdata) {
+	if (pamh != NULL) {
 		union delay_item restore = { .fn = app_delay };
 
 		armed.pamh = NULL; /* one verdict per arming */
 		(void)pam_set_item(pamh, PAM_FAIL_DELAY, restore.item);
-		if (status == PAM_SUCCESS && pam_get_item(pamh, PAM_USER, &user) == PAM_SUCCESS &&
-		    user != NULL && strcmp(user, armed.user) == 0)
-			record_password(pamh);
-		else if (status != PAM_SUCCESS)
+		if (status != PAM_SUCCESS)
 			pam_syslog(pamh, LOG_INFO,
 				   "user %s: the authentication failed; no password recorded",
 				   armed.user);
-	} else {
-		app_delay = NULL; /* not ours to know (a handle resumed elsewhere) */
+		else if (pam_get_item(pamh, PAM_USER, &user) != PAM_SUCCESS || user == NULL ||
+			 strcmp(user, armed.user) != 0)
+			pam_syslog(pamh, LOG_NOTICE,
+				   "user %s: the user changed after the password; nothing recorded",
+				   armed.user);
+		else
+			record_password(pamh);
 	}
 	if (app_delay != NULL) {
 		app_delay(status, usec, appdata);
@@ -428,7 +421,6 @@ static int arm_recorder(pam_handle_t *pamh, int argc, const char **argv)
 	if (pam_set_item(pamh, PAM_FAIL_DELAY, ours.item) != PAM_SUCCESS)
 		goto out;
 	armed.pamh = pamh;
-	armed.appdata = conv_appdata(pamh);
 	armed.argc = n;
 	strcpy(armed.user, user);
 	strcpy(armed.service, service);

@@ -38,7 +38,7 @@ MAP=(
     "pam/protocol.c|c fake-helpers core"
     "pam/helper.c|c fake-helpers core terminal doas"
     "pam/spawn.c|c fake-helpers core terminal security unprivileged slow-disk"
-    "pam/pam_touchauth.c|c security core gdm terminal presence unprivileged fake-helpers sshd lockers lockout"
+    "pam/pam_touchauth.c|c stacks security core gdm terminal presence unprivileged fake-helpers sshd lockers lockout"
     "pam/config*|c config-shim config-perms"
     "pam/options.c|c core"
     "pam/*|c core fake-helpers"

@@ -108,9 +108,14 @@ svc ta-sshd "auth       substack     password-auth" "auth       include      pos
 for name in ta-login ta-sshd; do
     locked
     : > "$T/syslog"
+    t0=$(now_ms)
     run "$name" "not the password"
+    took=$(($(now_ms) - t0))
     state_out
     check "$name (substack): a wrong password fails" eval 'test "$RC" -ne 0 && lacks "successfully authenticated"'
+    # pam_faildelay asked for 2 s (libpam: 1-3 s); with the recorder holding PAM_FAIL_DELAY
+    # the module sleeps it, as libpam would have. A lower bound: load cannot make it fail.
+    check "...after pam_faildelay's delay, as without the recorder (at least 1 s: took $took ms)" test "$took" -ge 1000
     check "...the fingerprint was refused as locked first (the finger line ran)" has "Too many failed attempts"
     check "...and lifts nothing: strikes 5, locked_at and password_at as they were" still_locked
     check "...the module logs that the authentication failed and nothing was recorded" \
@@ -122,6 +127,50 @@ for name in ta-login ta-sshd; do
     check "...and lifts the lockout: strikes 0, no locked_at, password_at now" lifted
     check "...logged: password recorded" logged "user $TUSER: password recorded, fingerprint unlocked"
 done
+
+echo "# a client with its own PAM_FAIL_DELAY callback (the recorder borrows it for the call)"
+gcc -O2 -Wall -o "$T/pamdrive" "$E2E/clients/pamdrive.c" -lpam
+# Two recorder lines: the second must not take the first's place as the client's callback.
+svc ta-twice "auth       substack     system-auth" "auth       optional     $MODULE authsucc $ARGS" \
+    "auth       optional     $MODULE authsucc $ARGS"
+drive_ns() {  # drive_ns SERVICE PASSWORD: pamdrive -D, one pam_authenticate
+    ns setsid -w timeout 60 "$T/pamdrive" -D -I tty=:0 "$1" "$TUSER" "$2" auth > "$T/out" 2>&1
+    RC=$?
+    OUT=$(cat "$T/out")
+}
+locked
+: > "$T/syslog"
+drive_ns ta-twice "not the password"
+state_out
+check "pamdrive -D, a wrong password, two authsucc lines: the client's callback gets the failure" \
+    eval 'grep -q "^fail-delay: " <<<"$OUT" && ! grep -q "^fail-delay: Success" <<<"$OUT"'
+check "...nothing recorded" still_locked
+locked
+: > "$T/syslog"
+drive_ns ta-twice "$TPASS"
+state_out
+check "...the right password: the client's callback gets the success, once" \
+    test "$(grep -c "^fail-delay: Success$" <<<"$OUT")" = 1
+check "...and the password is recorded, once" \
+    eval 'lifted && logged "password recorded" && test "$(grep -c "password recorded" "$T/syslog")" = 1'
+
+echo "# the user changed after the password: nothing recorded"
+# A module after the recorder that sets PAM_USER (as a mapping module might): the stack's
+# success is then another user's, not the one whose password was typed.
+printf '%s\n' '#include <security/pam_modules.h>' \
+    'PAM_EXTERN int pam_sm_authenticate(pam_handle_t *h, int f, int c, const char **v) { (void)f; return c > 0 && pam_set_item(h, PAM_USER, v[0]) == PAM_SUCCESS ? PAM_SUCCESS : PAM_IGNORE; }' \
+    'PAM_EXTERN int pam_sm_setcred(pam_handle_t *h, int f, int c, const char **v) { (void)h; (void)f; (void)c; (void)v; return PAM_SUCCESS; }' \
+    > "$T/setuser.c"
+gcc -shared -fPIC -Wall -o "$T/ns/pam_setuser.so" "$T/setuser.c"
+svc ta-switch "auth       substack     system-auth" "auth       optional     $MODULE authsucc $ARGS" \
+    "auth       optional     $T/ns/pam_setuser.so root"
+locked
+: > "$T/syslog"
+run ta-switch "$TPASS"
+state_out
+check "the right password, then a module sets PAM_USER to root: the stack succeeds" has "successfully authenticated"
+check "...the test user's lockout stays (the success is root's)" still_locked
+check "...logged: the user changed, nothing recorded" logged "user $TUSER: the user changed after the password; nothing recorded"
 
 echo "# the recorder's word anywhere on the line"
 svc ta-common-auth "auth [success=2 default=ignore] $MODULE $ARGS" "auth [success=1 default=ignore] pam_unix.so nullok try_first_pass" \

@@ -4,7 +4,9 @@
  * whatever each returns (pamtester stops at the first failure; sshd does not: after a failed
  * password it calls pam_acct_mgmt on the same handle once a key is accepted).
  *
- * Usage: pamdrive [-I ITEM=VALUE]... SERVICE USER PASSWORD OP...
+ * Usage: pamdrive [-D] [-I ITEM=VALUE]... SERVICE USER PASSWORD OP...
+ *   -D:   sets PAM_FAIL_DELAY, as a client with its own delay does: the callback prints
+ *         "fail-delay: MSG" with the status pam_authenticate ends with.
  *   ITEM: tty, rhost, ruser (PAM_TTY, PAM_RHOST, PAM_RUSER), set before the first OP.
  *   OP:   auth (pam_authenticate) or acct (pam_acct_mgmt).
  * Every prompt is answered with PASSWORD. Prints each conversation message on its own line
@@ -31,9 +33,18 @@ static int answer(int n, const struct pam_message **msg, struct pam_response **r
 	return PAM_SUCCESS;
 }
 
+static pam_handle_t *handle;
+
+static void delay(int status, unsigned int usec, void *appdata)
+{
+	(void)usec;
+	(void)appdata;
+	printf("fail-delay: %s\n", pam_strerror(handle, status));
+}
+
 static int usage(void)
 {
-	fprintf(stderr, "usage: pamdrive [-I tty|rhost|ruser=VALUE]... SERVICE USER PASSWORD auth|acct...\n");
+	fprintf(stderr, "usage: pamdrive [-D] [-I tty|rhost|ruser=VALUE]... SERVICE USER PASSWORD auth|acct...\n");
 	return 2;
 }
 
@@ -42,9 +53,13 @@ int main(int argc, char **argv)
 	struct pam_conv conv = { answer, NULL };
 	pam_handle_t *pamh = NULL;
 	const char *items[8][2];
-	int nitems = 0, i = 1, last = PAM_SUCCESS;
+	int nitems = 0, i = 1, last = PAM_SUCCESS, own_delay = 0;
 
 	setvbuf(stdout, NULL, _IOLBF, 0); /* messages and results in the order they happened */
+	if (i < argc && strcmp(argv[i], "-D") == 0) {
+		own_delay = 1;
+		i++;
+	}
 	while (i + 1 < argc && strcmp(argv[i], "-I") == 0) {
 		char *eq = strchr(argv[i + 1], '=');
 
@@ -65,6 +80,19 @@ int main(int argc, char **argv)
 	if (pam_start(argv[i], argv[i + 1], &conv, &pamh) != PAM_SUCCESS) {
 		fprintf(stderr, "pamdrive: pam_start failed\n");
 		return 2;
+	}
+	handle = pamh;
+	if (own_delay) {
+		union {
+			const void *item;
+			void (*fn)(int, unsigned int, void *);
+		} item = { .fn = delay };
+
+		if (pam_set_item(pamh, PAM_FAIL_DELAY, item.item) != PAM_SUCCESS) {
+			fprintf(stderr, "pamdrive: cannot set PAM_FAIL_DELAY\n");
+			pam_end(pamh, PAM_SYSTEM_ERR);
+			return 2;
+		}
 	}
 	for (int k = 0; k < nitems; k++) {
 		int type = strcmp(items[k][0], "tty") == 0     ? PAM_TTY
