@@ -61,7 +61,9 @@
 	X(password_after_enroll_change, BOOL, 0, 0, 0, "yes", ROOT)                                \
 	X(require_password_set, BOOL, 0, 0, 0, "yes", ROOT)                                        \
 	/* Where the laptop lids are (a directory of <lid>/state files). */                        \
-	X(lid_dir, ABSPATH, 0, 0, CONFIG_PATH_MAX, "/proc/acpi/button/lid", ROOT)
+	X(lid_dir, ABSPATH, 0, 0, CONFIG_PATH_MAX, "/proc/acpi/button/lid", ROOT)                  \
+	/* Where logind does not run, whether a terminal the module owns counts as a person. */    \
+	X(terminal_without_logind, BOOL, 0, 0, 0, "no", ROOT)
 
 #define CONFIG_FIELD_INT(name, length)				int name;
 #define CONFIG_FIELD_BOOL(name, length)				int name;

@@ -195,6 +195,20 @@ static void verify(pam_handle_t *pamh, struct helper_call *call, const struct pr
 		terminal_close(&term);
 		return;
 	}
+	/*
+	 * Without logind nothing tells who sits at the machine, and any program
+	 * can make a terminal (a cron job opens a pty and runs su in it): a
+	 * terminal counts only when the administrator says so.
+	 */
+	if (use == TERMINAL_OWNED && !presence->logind && !opts->terminal_without_logind) {
+		if (opts->debug)
+			pam_syslog(pamh, LOG_DEBUG,
+				   "no logind: a terminal proves nobody is at the machine "
+				   "(terminal_without_logind)");
+		*outcome = TA_BIOMETRY_NOT_AVAILABLE;
+		terminal_close(&term);
+		return;
+	}
 	if (use == TERMINAL_OWNED) {
 		term.offer = opts->fallback_title[0] != '\0';
 		if (terminal_take(pamh, &term) != PAM_SUCCESS) {

@@ -95,6 +95,32 @@ static int virtual_console(const char *tty)
 }
 
 /*
+ * The virtual console on screen: /sys/class/tty/tty0/active names it
+ * ("tty3").  A console login left on another VT has nobody looking at it.
+ */
+static int console_on_screen(const char *tty)
+{
+	char on[32];
+	ssize_t n;
+	int fd;
+
+	if (strncmp(tty, "/dev/", 5) == 0)
+		tty += 5;
+	fd = open("/sys/class/tty/tty0/active", O_RDONLY | O_CLOEXEC | O_NOFOLLOW);
+	if (fd < 0)
+		return 0;
+	do {
+		n = read(fd, on, sizeof(on) - 1);
+	} while (n < 0 && errno == EINTR);
+	close(fd);
+	if (n <= 0)
+		return 0;
+	on[n] = '\0';
+	on[strcspn(on, "\n")] = '\0';
+	return strcmp(on, tty) == 0;
+}
+
+/*
  * logind runs: it always creates seat0 at startup (a VM with an empty
  * /run/systemd/seats has none).  Only root writes /run/systemd.
  */
@@ -236,7 +262,9 @@ static const char *session_check(pam_handle_t *pamh, const struct sd *sd, struct
 		return NULL;
 	}
 	if (virtual_console(item(pamh, PAM_TTY)))
-		return NULL;
+		return console_on_screen(item(pamh, PAM_TTY))
+			   ? NULL
+			   : "virtual console not the one on screen (/sys/class/tty/tty0/active)";
 	/*
 	 * Not a display by itself: a daemon or cron job of that uid, with no
 	 * terminal and no display item, still has nobody to answer it.

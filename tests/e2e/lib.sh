@@ -43,9 +43,13 @@ make_user() {  # make_user NAME PASSWORD: a local account pam_unix can check
 }
 
 # write_config FILE [key=value...]: a root-owned config using the virtual sensor in $T.
+# The test machines have no logind, and the suites about terminals need one to count there:
+# terminal_without_logind = yes unless the arguments set it (presence.sh tests the default).
 write_config() {
-    local file=$1; shift
+    local file=$1 kv twl="yes"; shift
+    for kv in "$@"; do [ "${kv%%=*}" = terminal_without_logind ] && twl=""; done
     { echo "# written by the e2e tests"; echo "virtual_device = $SOCK"; echo "print_dir = $T/prints"
+      [ -z "$twl" ] || echo "terminal_without_logind = $twl"
       for kv in "$@"; do echo "${kv%%=*} = ${kv#*=}"; done; } > "$file"
     chmod 0644 "$file"
 }

@@ -79,8 +79,8 @@ seat0() {  # seat0 ACTIVE-SESSION ACTIVE-UID SESSIONS
 user_display() { echo "DISPLAY=$2" >> "$T/rs/users/$1"; }  # user_display UID SESSION
 
 # run-in STATE CGROUP COMMAND...: COMMAND in a private mount namespace whose /run/systemd is
-# STATE and /etc/pam.d/su is our stack ($T/pam-su), moved into the cgroup CGROUP (made if
-# missing; cleanup removes it). The mounts vanish with the namespace's last process.
+# STATE, /etc/pam.d/su our stack ($T/pam-su) and /sys/class/tty ours ($T/sys-class-tty), moved
+# into the cgroup CGROUP (made if missing; cleanup removes it). The mounts vanish with the namespace's last process.
 cat > "$T/run-in" <<'EOF'
 #!/bin/sh
 state=$1 cg=$2
@@ -88,9 +88,14 @@ shift 2
 exec unshare -m --propagation private sh -c '
     mount --bind "$1" /run/systemd || exit 125
     mount --bind "$3" /etc/pam.d/su || exit 125
+    mount --bind "$4" /sys/class/tty || exit 125
     mkdir -p "$2" && echo $$ > "$2/cgroup.procs" || exit 125
-    shift 3; exec "$@"' sh "$state" "$cg" "$(dirname "$0")/pam-su" "$@"
+    shift 4; exec "$@"' sh "$state" "$cg" "$(dirname "$0")/pam-su" "$(dirname "$0")/sys-class-tty" "$@"
 EOF
+# Its /sys/class/tty: tty0/active names the virtual console on screen (tty3 unless a case says).
+mkdir -p "$T/sys-class-tty/tty0"
+on_screen() { echo "$1" > "$T/sys-class-tty/tty0/active"; }
+on_screen tty3
 chmod 0755 "$T/run-in"
 # nolib COMMAND...: COMMAND in a private mount namespace where libsystemd.so.0 (the file the
 # loader's cache names) is an empty file: dlopen of it fails ("file too short").
@@ -285,6 +290,57 @@ WAYLAND_DISPLAY=wayland-0 XDG_SESSION_TYPE=wayland case_pam \
 case_pam "no terminal, DISPLAY=:0 in the PAM environment only" refused presence -E DISPLAY=:0
 case_pam "no terminal, PAM_TTY /dev/pts/0 but no terminal owned" refused presence -I tty=/dev/pts/0
 
+echo "# 1b. no logind: a pseudo-terminal a job made (no terminal, empty environment, as cron runs one)"
+# ptyjob.py: runs `su $TUSER -c id` on a pty it opens, answers su's password prompt with an
+# empty line (the job knows no password), and prints what the pty showed.
+cat > "$W/ptyjob.py" <<'EOF'
+import os, pty, select, sys, time
+pid, fd = pty.fork()
+if pid == 0:
+    os.execvp("su", ["su", sys.argv[1], "-c", "id"])
+out, answered, end = b"", False, time.monotonic() + 20
+while time.monotonic() < end:
+    r, _, _ = select.select([fd], [], [], 0.1)
+    if r:
+        try:
+            data = os.read(fd, 4096)
+        except OSError:
+            break
+        if not data:
+            break
+        out += data
+        if not answered and b"Password:" in out:
+            os.write(fd, b"\n"); answered = True
+    elif os.waitpid(pid, os.WNOHANG)[0] == pid:
+        break
+sys.stdout.write(out.decode(errors="replace"))
+EOF
+# The strict config: the default terminal_without_logind = no.
+write_config "$T/strict.conf" "helper=$HELPER" "state_dir=$T/state" "lockout_threshold=1000" \
+    "password_after_boot=no" "password_max_age=0" "password_after_enroll_change=no" "timeout=4" \
+    "terminal_without_logind=no"
+pam_su() {  # pam_su CONFIG: /etc/pam.d/su of the namespaces with that config (rewritten in place)
+    printf '%s\n' "auth [success=done default=ignore] $MODULE config=$1 debug" "auth required pam_unix.so nodelay" \
+        "account required pam_permit.so" "session required pam_permit.so" > "$T/pam-su"
+}
+pty_job() {  # pty_job: the job, as $SU_USER, the touch queued; OUT what its pty showed
+    rm -f "$SOCK"
+    python3 "$E2E/vsensor.py" "$SOCK" "$FINGER" > /dev/null 2>&1 & local sender=$!
+    $IN_NONE setpriv --reuid="$SU_UID" --regid="$SU_UID" --init-groups \
+        env -i PATH=/usr/sbin:/usr/bin:/sbin:/bin setsid -w timeout 30 python3 "$W/ptyjob.py" "$TUSER" \
+        < /dev/null > "$T/out" 2>&1
+    kill "$sender" 2>/dev/null; wait "$sender" 2>/dev/null
+    OUT=$(cat "$T/out")
+}
+pam_su "$T/strict.conf"
+pty_job
+check "no logind, the default: su in a job's pty -> no prompt, the sensor never opened" eval 'lacks "$PROMPT" && ! armed'
+check "...su asks for the password, and the touch at the sensor let nobody in" eval 'has "Password:" && lacks "$AUTHENTICATED"'
+pam_su "$CONF"
+pty_job
+check "(control) the same with terminal_without_logind = yes: the prompt, and the touch gets in" \
+    eval 'has "$PROMPT" && has "$AUTHENTICATED"'
+
 echo "# 2. real su with no terminal at all (setsid, stdin a pipe), run by $SU_USER"
 # su_pipe PASSWORD: `setsid su $TUSER` as $SU_USER, the password on stdin, a touch queued.
 su_pipe() {
@@ -382,6 +438,12 @@ tmux_pt "pseudo-terminal (PAM_TTY its /dev/pts/N), the terminal owned" refused '
 tmux_pt "PAM_TTY tty3 (a text login), the terminal owned" offered -I tty=tty3
 tmux_pt "PAM_TTY /dev/tty3 (a text login), the terminal owned" offered -I tty=/dev/tty3
 tmux_pt "PAM_TTY /dev/tty3x (not a console), the terminal owned" refused -I tty=/dev/tty3x
+on_screen tty1
+tmux_pt "PAM_TTY tty3, the terminal owned, but VT 1 is on screen (tty0/active: a console login left on VT 3)" \
+    refused -I tty=tty3
+tmux_pt "PAM_TTY /dev/tty3, the terminal owned, VT 1 on screen" refused -I tty=/dev/tty3
+tmux_pt "(control) PAM_TTY tty1, the terminal owned, VT 1 on screen" offered -I tty=tty1
+on_screen tty3
 tm kill-server 2>/dev/null
 case_pam "PAM_TTY tty3 but no terminal owned (nobody types)" refused presence -I tty=tty3
 case_pam "display item :0, seat0's active session a user's tty session" refused presence -I tty=:0
