@@ -458,4 +458,30 @@ OUT="state: $(tr '\n' ' ' < "$T/state/$TUID" 2>/dev/null)"
 check "...and it gave the scan's charge back (strikes 0): the locker's death is no wrong finger" \
     test "$(strikes)" = 0
 
+echo "# the user SIGSTOPs her setuid helper mid-prompt (holding the reader): the locker's module ends it at the deadline"
+# The setuid helper keeps the caller's real uid, so its user may signal it (the locker's module,
+# which runs as the user, must be able to stop it). A stopped helper holds the opened reader;
+# the module in the running locker SIGKILLs it at the prompt's deadline (timeout=3 here), which
+# a stopped process cannot delay. Stopping the locker too holds it longer: docs/DESIGN.md §7.4.
+fresh_state
+rm -f "$SOCK"
+t0=$(now_ms)
+as_user setsid -w timeout 30 env LD_PRELOAD=libpam_wrapper.so PAM_WRAPPER=1 \
+    PAM_WRAPPER_SERVICE_DIR="$W/svc" pamtester -v -I tty=:0 locker "$TUSER" authenticate < /dev/null > "$T/stopped.out" 2>&1 &
+LOCKER_JOB=$!
+PT=$(descendant "$LOCKER_JOB" pamtester 5)
+LPID=$(child_of "$PT" touchauth 5)
+for _ in $(seq 500); do [ -S "$SOCK" ] && break; sleep 0.01; done  # the reader is open
+STOPPED=no
+[ -n "$LPID" ] && [ -S "$SOCK" ] && as_user kill -STOP "$LPID" && STOPPED=yes
+wait "$LOCKER_JOB" 2>/dev/null
+took=$(($(now_ms) - t0))
+for _ in $(seq 1000); do helper_gone && break; sleep 0.01; done
+OUT="helper ${LPID:-none} stopped by its user: $STOPPED; the locker ended after $took ms: $(cat "$T/stopped.out")"
+check "(setup) the user stopped her own setuid helper with the reader open (kill -STOP as the user)" test "$STOPPED" = yes
+check "the stopped helper is gone once the locker's prompt deadline passed (took $took ms, timeout=3)" \
+    eval '[ -n "$LPID" ] && helper_gone'
+check "...the locker got no success, the password is next" lacks "successfully authenticated"
+[ -n "$LPID" ] && ! helper_gone && kill -KILL "$LPID" 2>/dev/null
+
 summary
