@@ -54,6 +54,12 @@ public struct Config: Equatable, Sendable {
         get { c.pointee.require_password_set != 0 }
         set { update { $0.require_password_set = newValue ? 1 : 0 } }
     }
+    /// Where logind does not run, whether a terminal the module owns counts as a person (the
+    /// module's rule; doctor reports it).
+    public var terminalWithoutLogind: Bool {
+        get { c.pointee.terminal_without_logind != 0 }
+        set { update { $0.terminal_without_logind = newValue ? 1 : 0 } }
+    }
     // (lid_dir is the module's alone: the helper never reads a lid. The dump shows it.)
     // The text keys are read-only here: only the parser writes them, so they obey the table.
 
