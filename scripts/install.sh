@@ -193,8 +193,17 @@ files):
 
     auth       [success=done abort=die default=ignore]   pam_touchauth.so [reason=authenticate to run a command as root]
     @include common-auth
-    auth       optional   pam_touchauth.so authsucc     # reached only when the password succeeded
+    auth       optional   pam_touchauth.so authsucc     # records a password that succeeded
 EOF
+if grep -qs '^[^#]*pam_fprintd' /etc/pam.d/common-auth; then
+    cat <<EOF
+
+libpam-fprintd's profile is on (pam_fprintd.so in /etc/pam.d/common-auth). Use one fingerprint
+module, not both: 'pam-auth-update --enable touchauth' turns it off by itself (the profiles
+conflict). Your prints stay: touchauth reads the ones fprintd enrolled in /var/lib/fprint
+('touchauth list').
+EOF
+fi
 if grep -s pam_touchauth /etc/pam.d/common-auth | grep -qvw authsucc; then
     echo; echo "The profiles are already enabled; 'pam-auth-update --package' applies changed profiles."
 fi
