@@ -24,7 +24,7 @@ CONF="$T/touchauth.conf"
 write_config "$CONF" "state_dir=$STATE" "helper=$HELPER" "password_after_boot=no" "password_max_age=0" \
     "password_after_enroll_change=no" "debug=yes"
 enroll "$TUSER" right-index-finger tu-right-index || { cat "$T/enroll.out"; echo "0 passed, 1 failed"; exit 1; }
-NS_PID=""
+NS_PID="" OUT=""
 trap '[ -n "$NS_PID" ] && kill "$NS_PID" 2>/dev/null; syslog_stop; rm -rf "$T"' EXIT
 syslog_start
 ARGS="config=$CONF debug"
@@ -127,6 +127,34 @@ for name in ta-login ta-sshd; do
     check "...and lifts the lockout: strikes 0, no locked_at, password_at now" lifted
     check "...logged: password recorded" logged "user $TUSER: password recorded, fingerprint unlocked"
 done
+
+echo "# a state file that cannot be trusted, repaired by a password that succeeded (substack)"
+printf 'garbage\n\x01\xff' > "$STATE/$TUID"
+run ta-login "$TPASS"
+state_out
+check "a corrupt state file, ta-login, the right password: success" has "successfully authenticated"
+check "...and the state file is rewritten: valid, strikes 0, no locked_at, root 0600" \
+    eval 'head -1 "$STATE/$TUID" | grep -qx "touchauth-state 1" && lifted && test "$(stat -c %a:%U "$STATE/$TUID")" = 600:root'
+
+echo "# a wrong password first, then the finger: the finger's success records no password"
+# pam_unix before our line (doctor warns about that order): its failure leaves the wrong
+# password on the handle, our finger then matches and the stack succeeds. The recorder must see
+# that the finger, not the password, succeeded.
+svc ta-unix-first "auth [success=done default=ignore] pam_unix.so nodelay" \
+    "auth [success=ok default=die] $MODULE $ARGS" "auth optional $MODULE authsucc $ARGS"
+printf 'touchauth-state 1\nstrikes 2\nlocked_at -\npassword_at %s\npassword_boot_id -\nprints_hash -\n' \
+    "$OLD_PW" > "$STATE/$TUID"
+chmod 0600 "$STATE/$TUID"
+rm -f "$SOCK"
+python3 "$E2E/vsensor.py" "$SOCK" "SCAN tu-right-index" > /dev/null 2>&1 &
+sender=$!
+run ta-unix-first "not the password"
+wait "$sender" 2>/dev/null
+state_out
+check "a wrong password, then the right finger: success (the finger's)" \
+    eval 'has "successfully authenticated" && has "Place your finger"'
+check "...the match clears the strikes, and the wrong password is not recorded: password_at as it was" \
+    eval 'test "$(field strikes)" = 0 && test "$(field password_at)" = "$OLD_PW"'
 
 echo "# a client with its own PAM_FAIL_DELAY callback (the recorder borrows it for the call)"
 gcc -O2 -Wall -o "$T/pamdrive" "$E2E/clients/pamdrive.c" -lpam
