@@ -179,173 +179,89 @@ enum Doctor {
         }
     }
 
-    /// Modules that check a password (the primary modules of Debian's common-auth).
-    static let passwordModules = ["pam_unix", "pam_sss", "pam_krb5", "pam_ldap", "pam_winbind"]
+    /// The files authselect writes into /etc/pam.d for services to include (Fedora, RHEL):
+    /// fragments, as Debian's `common-*`, judged as part of each service that includes them.
+    static let fragments: Set<String> = ["system-auth", "password-auth", "fingerprint-auth", "smartcard-auth", "postlogin"]
 
-    /// Which services authenticate with the module, and whether their stacks make sense:
-    /// touchauth's auth line before pam_unix's (else the password is asked first), and an
-    /// `auth optional pam_touchauth.so authsucc` line that only a succeeded password reaches
-    /// (else only `touchauth unlock` ends a lockout; one a failed password reaches too would let
-    /// any password attempt lift it). Old `account ... pam_touchauth.so` lines clear nothing now.
-    /// Includes count: with pam-auth-update the lines live in Debian's `common-*` fragments
-    /// (the finger in the Primary block, the authsucc line in the Additional block), which are
-    /// judged as part of each service that includes them, not on their own. A service whose only
-    /// touchauth line is authsucc or account (cron) authenticates with something else: nothing to say.
-    /// Returns how many services authenticate with the module.
+    /// Which services authenticate with the module, and whether their stacks make sense, as
+    /// the model walks them (TouchAuthCore's PamStack and PamReview: libpam's dispatch, a
+    /// substack its own frame): the findings printed one line each. A service whose only
+    /// touchauth line is authsucc or account (cron) authenticates with something else: nothing
+    /// to say. Files are read only when root's (Files.readTrustedFile); an include names a file
+    /// of `dir`, or a path. Returns how many services authenticate with the module.
     @discardableResult
     static func pamStacks(_ dir: String, _ note: (Level, String, String) -> Void) -> Int {
         var users = 0
+        let read: (String) -> String? = { name in
+            guard let bytes = try? Files.readTrustedFile(name.hasPrefix("/") ? name : "\(dir)/\(name)", maxBytes: 256 * 1024)
+            else { return nil }
+            return String(decoding: bytes, as: UTF8.self)
+        }
         for service in Files.listDirectory(dir).sorted()
-        where !service.hasPrefix(".") && !service.hasPrefix("common-") && !service.contains(".dpkg-") {
-            let stack = expand(dir, service, depth: 0)
-            let auth = stack.filter { $0.type == "auth" }
-            guard let ours = auth.firstIndex(where: { $0.isOurs && !$0.isRecorder }) else { continue }
+        where !service.hasPrefix(".") && !service.hasPrefix("common-") && !service.contains(".dpkg-")
+            && !fragments.contains(service) && !fragments.contains(where: { service == $0 + "-ac" }) {
+            guard let findings = PamReview.review(service: service, read: read) else { continue }
             users += 1
             let path = "\(dir)/\(service)"
-            var warnings: [String] = []
-            let unix = auth.firstIndex { $0.module.contains("pam_unix") }
-            if let unix, unix < ours {
-                warnings.append(tr("pam_unix comes before pam_touchauth: the password is asked first"))
-            }
-            let password = auth.indices.first { $0 > ours && auth[$0].isPassword }
-            let recorders = Set(auth.indices.filter { auth[$0].isRecorder })
-            let fromCommon = auth[ours].file.hasPrefix("common-")
-            if let password {
-                let name = auth[password].moduleName
-                if recorders.isEmpty {
-                    warnings.append(
-                        fromCommon
-                            ? tr("no 'auth optional pam_touchauth.so authsucc' line after \(name): a password will not lift a fingerprint lockout (only touchauth unlock does); pam-auth-update --enable touchauth-unlock")
-                            : tr("no 'auth optional pam_touchauth.so authsucc' line after \(name): a password will not lift a fingerprint lockout (only touchauth unlock does); add it right after @include common-auth"))
-                } else if reached(auth, password: password, succeeds: true).isDisjoint(with: recorders) {
-                    warnings.append(tr("the authsucc line is never reached after \(name) succeeded (a 'sufficient' or 'done' ends the stack first): a password will not lift a lockout; put it right after @include common-auth"))
-                } else if !reached(auth, password: password, succeeds: false).isDisjoint(with: recorders) {
-                    warnings.append(tr("the authsucc line is reached when \(name) FAILED too (after 'required', nothing stops the stack): a wrong password would lift a lockout; put it right after @include common-auth (after its requisite pam_deny.so)"))
-                }
-            }
-            if let old = stack.first(where: { $0.type == "account" && $0.isOurs }) {
-                warnings.append(
-                    old.file.hasPrefix("common-")
-                        ? tr("'account ... pam_touchauth.so' (in \(old.file)) no longer clears anything: replace it with 'auth optional pam_touchauth.so authsucc' right after @include common-auth (pam-auth-update --package applies the new profiles)")
-                        : tr("'account ... pam_touchauth.so' (in \(old.file)) no longer clears anything: replace it with 'auth optional pam_touchauth.so authsucc' right after @include common-auth"))
-            }
-            for warning in warnings { note(.warn, "pam", "\(path): \(warning)") }
-            if warnings.isEmpty {
-                if let password {
-                    note(.ok, "pam", tr("\(path): touchauth before the password (\(auth[password].moduleName)), authsucc after it: a succeeded password lifts a lockout"))
-                } else {
-                    note(.ok, "pam", tr("\(path): touchauth, no password in this stack"))
-                }
+            for finding in findings {
+                let (level, text) = say(finding, path)
+                note(level, "pam", text)
             }
         }
         if users == 0 { note(.warn, "pam", tr("no service in \(dir) uses pam_touchauth.so (see README: PAM lines, or pam-auth-update)")) }
         return users
     }
 
-    /// The indices of the auth lines PAM runs when the password module at `password` succeeds or
-    /// fails. The other modules: touchauth's finger line is unavailable (the case that matters),
-    /// pam_deny fails, pam_permit succeeds, every other module is ignored (PAM_IGNORE).
-    /// Jumps count lines of the expanded stack, as PAM counts them through `include`.
-    static func reached(_ auth: [Line], password: Int, succeeds: Bool) -> Set<Int> {
-        var ran: Set<Int> = []
-        var index = 0
-        var steps = 0
-        while index < auth.count, steps < 1000 {
-            steps += 1
-            let line = auth[index]
-            ran.insert(index)
-            let value: String
-            if index == password {
-                value = succeeds ? "success" : "auth_err"
-            } else if line.isOurs {
-                value = line.isRecorder ? "ignore" : "authinfo_unavail"
-            } else if line.moduleName == "pam_deny" || line.isPassword {
-                value = "auth_err"
-            } else if line.moduleName == "pam_permit" {
-                value = "success"
-            } else {
-                value = "ignore"
-            }
-            switch line.action(for: value) {
-            case "die", "done": return ran
-            case let jump where Int(jump) != nil: index += 1 + max(0, Int(jump)!)
-            default: index += 1
-            }
-        }
-        return ran
-    }
-
-    struct Line {
-        let type: String
-        let control: String
-        let module: String
-        let args: [String]
-        /// The file the line is in (a service or an included fragment), for the messages.
-        let file: String
-
-        var moduleName: String {
-            let base = module.split(separator: "/").last.map(String.init) ?? module
-            return base.hasSuffix(".so") ? String(base.dropLast(3)) : base
-        }
-        var isOurs: Bool { moduleName == "pam_touchauth" }
-        /// `auth optional pam_touchauth.so authsucc`: records a succeeded password.
-        var isRecorder: Bool { isOurs && args.first == "authsucc" }
-        var isPassword: Bool { Doctor.passwordModules.contains(moduleName) }
-
-        /// PAM's action for a module's return value under this line's control.
-        func action(for value: String) -> String {
-            var table: [String: String]
-            switch control {
-            case "required": table = ["success": "ok", "new_authtok_reqd": "ok", "ignore": "ignore", "default": "bad"]
-            case "requisite": table = ["success": "ok", "new_authtok_reqd": "ok", "ignore": "ignore", "default": "die"]
-            case "sufficient": table = ["success": "done", "new_authtok_reqd": "done", "default": "ignore"]
-            case "optional": table = ["success": "ok", "new_authtok_reqd": "ok", "default": "ignore"]
-            default:
-                table = [:]
-                for pair in control.dropFirst().dropLast().split(whereSeparator: { $0 == " " || $0 == "\t" }) {
-                    let parts = pair.split(separator: "=", maxSplits: 1).map(String.init)
-                    if parts.count == 2 { table[parts[0].lowercased()] = parts[1].lowercased() }
-                }
-            }
-            return table[value] ?? table["default"] ?? "bad"
+    /// A finding of the model in words, after the service's path.
+    static func say(_ finding: PamReview.Finding, _ path: String) -> (Level, String) {
+        switch finding {
+        case .ok(let name?):
+            return (.ok, tr("\(path): touchauth before the password (\(name)), authsucc after it: a succeeded password lifts a lockout"))
+        case .ok(nil):
+            return (.ok, tr("\(path): touchauth, no password in this stack"))
+        default:
+            let (level, text) = say(finding)
+            return (level, "\(path): \(text)")
         }
     }
 
-    static func lines(of path: String) -> [String] {
-        guard let bytes = try? Files.readTrustedFile(path, maxBytes: 256 * 1024) else { return [] }
-        return String(decoding: bytes, as: UTF8.self).split(separator: "\n").map { line in
-            String(line.prefix { $0 != "#" }).trimmingSpaces
-        }.filter { !$0.isEmpty }
-    }
-
-    /// A service's lines with `@include`, `include` and `substack` expanded (a few levels).
-    static func expand(_ dir: String, _ service: String, depth: Int) -> [Line] {
-        guard depth < 8 else { return [] }
-        var out: [Line] = []
-        for line in lines(of: "\(dir)/\(service)") {
-            var words = line.split(whereSeparator: { $0 == " " || $0 == "\t" }).map(String.init)
-            if words.first == "@include", words.count > 1 {
-                out += expand(dir, words[1], depth: depth + 1)
-                continue
+    static func say(_ finding: PamReview.Finding) -> (Level, String) {
+        switch finding {
+        case .fprintdToo(let line):
+            return (.fail, tr("pam_touchauth.so and \(line.moduleFile) (\(line.file) line \(line.number)) both ask for a finger: ours or pam_fprintd, not both (two prompts, six tries); pam-auth-update --disable fprintd (or remove the line): touchauth uses the prints fprintd enrolled (the same /var/lib/fprint)"))
+        case .withoutPassword(let line):
+            let what: String
+            switch line.kind {
+            case .authenticator(.fingerprint): what = tr("a fingerprint would lift the lockout")
+            case .authenticator(.securityKey): what = tr("a security key would lift the lockout")
+            case .authenticator(.smartcard): what = tr("a smartcard would lift the lockout")
+            default: what = tr("a password that was typed but did not succeed would lift the lockout")
             }
-            guard words.count >= 3 else { continue }
-            let type = words[0].hasPrefix("-") ? String(words[0].dropFirst()) : words[0]
-            if words[1].hasPrefix("[") {  // [value=action ...] may hold spaces
-                while words.count > 2, !words[1].hasSuffix("]") { words[1] += " " + words.remove(at: 2) }
-            }
-            if words[1] == "include" || words[1] == "substack" {
-                out += expand(dir, words[2], depth: depth + 1).filter { $0.type == type }
-            } else if words.count >= 3 {
-                out.append(Line(type: type, control: words[1], module: words[2], args: Array(words.dropFirst(3)), file: service))
-            }
+            return (.fail, tr("a success of \(line.moduleFile) (\(line.file) line \(line.number)) reaches the authsucc line without a password: \(what)"))
+        case .passwordFirst:
+            return (.warn, tr("pam_unix comes before pam_touchauth: the password is asked first"))
+        case .noRecorder(let name, let finger):
+            return (.warn, finger.file.hasPrefix("common-")
+                ? tr("no 'auth optional pam_touchauth.so authsucc' line after \(name): a password will not lift a fingerprint lockout (only touchauth unlock does); pam-auth-update --enable touchauth-unlock")
+                : tr("no 'auth optional pam_touchauth.so authsucc' line after \(name): a password will not lift a fingerprint lockout (only touchauth unlock does); add it right after @include common-auth"))
+        case .recorderBeforePassword(let name):
+            return (.warn, tr("the authsucc line runs before \(name): a password \(name) asks for is not recorded, only one typed at the fingerprint prompt; put it right after @include common-auth"))
+        case .failsAfterRecorder(let name):
+            return (.warn, tr("the stack fails after the authsucc line even when \(name) succeeded: a password will not lift a lockout; put it right after @include common-auth"))
+        case .recorderNotReached(let name):
+            return (.warn, tr("the authsucc line is never reached after \(name) succeeded (a 'sufficient' or 'done' ends the stack first): a password will not lift a lockout; put it right after @include common-auth"))
+        case .accountLine(let file):
+            return (.warn, file.hasPrefix("common-")
+                ? tr("'account ... pam_touchauth.so' (in \(file)) no longer clears anything: replace it with 'auth optional pam_touchauth.so authsucc' right after @include common-auth (pam-auth-update --package applies the new profiles)")
+                : tr("'account ... pam_touchauth.so' (in \(file)) no longer clears anything: replace it with 'auth optional pam_touchauth.so authsucc' right after @include common-auth"))
+        case .tooManyPaths(let limit):
+            return (.warn, tr("more than \(limit) ways through the auth stack: only the first of them were judged"))
+        case .ok:
+            return (.ok, "")  // say(_:_:) words it
         }
-        return out
     }
 }
 
 extension String {
     fileprivate func padding(_ width: Int) -> String { self + String(repeating: " ", count: max(0, width - count)) }
-    fileprivate var trimmingSpaces: String {
-        String(drop { $0 == " " || $0 == "\t" }.reversed().drop { $0 == " " || $0 == "\t" }.reversed())
-    }
 }

@@ -52,6 +52,31 @@ private let commonAuthNoRecorder = """
     auth\trequired\t\t\tpam_permit.so
 
     """
+/// The same with libpam-fprintd's profile on too (Debian 12's usr/share/pam-configs/fprintd:
+/// Priority 260, after ours).
+private let commonAuthFprintd = """
+    auth\t[success=3 abort=die default=ignore]\tpam_touchauth.so
+    auth\t[success=2 default=ignore]\tpam_fprintd.so max-tries=1 timeout=10 # debug
+    auth\t[success=1 default=ignore]\tpam_unix.so nullok try_first_pass
+    auth\trequisite\t\t\tpam_deny.so
+    auth\trequired\t\t\tpam_permit.so
+    auth\toptional\tpam_touchauth.so authsucc
+    auth\toptional\t\t\tpam_cap.so
+
+    """
+/// Fedora's system-auth (authselect's sssd profile, its auth lines) with the finger line.
+private let fedoraSystemAuth = """
+    auth        required                                     pam_env.so
+    auth        required                                     pam_faildelay.so delay=2000000
+    auth        [success=done abort=die default=ignore]      pam_touchauth.so
+    auth        [default=1 ignore=ignore success=ok]         pam_usertype.so isregular
+    auth        [default=1 ignore=ignore success=ok]         pam_localuser.so
+    auth        sufficient                                   pam_unix.so nullok
+    auth        [default=1 ignore=ignore success=ok]         pam_usertype.so isregular
+    auth        sufficient                                   pam_sss.so forward_pass
+    auth        required                                     pam_deny.so
+
+    """
 /// Debian's own common-auth, no touchauth in it.
 private let debianCommonAuth = """
     auth\t[success=1 default=ignore]\tpam_unix.so nullok
@@ -110,12 +135,39 @@ struct DoctorStackTests {
              services: ["su": finger + "@include common-auth\n" + recorder + "account optional pam_touchauth.so\n",
                         "common-auth": debianCommonAuth],
              expected: [(.warn, "su", "'account ... pam_touchauth.so' (in su) no longer clears anything: replace it with 'auth optional pam_touchauth.so authsucc' right after @include common-auth")]),
-        Case(name: "after 'required pam_unix.so' the recorder is reached when the password failed",
+        // The rule changed (issue 20): the authsucc line records only when the whole stack
+        // succeeds, so reaching it after a wrong password records nothing.
+        Case(name: "after 'required pam_unix.so' the recorder runs after a wrong password too, and the stack fails then",
              services: ["login": finger + "auth required pam_unix.so\n" + recorder],
-             expected: [(.warn, "login", "the authsucc line is reached when pam_unix FAILED too")]),
-        Case(name: "a recorder before the password is reached whatever the password does",
+             expected: [(.ok, "login", "touchauth before the password (pam_unix), authsucc after it: a succeeded password lifts a lockout")]),
+        Case(name: "a recorder before the password sees only a password typed at the fingerprint prompt",
              services: ["login": finger + recorder + "@include common-auth\n", "common-auth": debianCommonAuth],
-             expected: [(.warn, "login", "reached when pam_unix FAILED too")]),
+             expected: [(.warn, "login", "the authsucc line runs before pam_unix: a password pam_unix asks for is not recorded, only one typed at the fingerprint prompt")]),
+        Case(name: "the stack fails after the recorder",
+             services: ["login": finger + "auth requisite pam_unix.so\n" + recorder + "auth required pam_deny.so\n"],
+             expected: [(.warn, "login", "the stack fails after the authsucc line even when pam_unix succeeded")]),
+        Case(name: "pam-auth-update with libpam-fprintd's profile too: two fingers, and pam_fprintd's match reaches the recorder",
+             services: ["login": "@include common-auth\n", "common-auth": commonAuthFprintd],
+             expected: [
+                (.fail, "login", "pam_touchauth.so and pam_fprintd.so (common-auth line 2) both ask for a finger: ours or pam_fprintd, not both (two prompts, six tries); pam-auth-update --disable fprintd (or remove the line): touchauth uses the prints fprintd enrolled (the same /var/lib/fprint)"),
+                (.fail, "login", "a success of pam_fprintd.so (common-auth line 2) reaches the authsucc line without a password: a fingerprint would lift the lockout"),
+             ]),
+        Case(name: "a jump from pam_u2f over pam_unix",
+             services: ["sudo": "@include common-auth\n",
+                        "common-auth": commonAuthFprintd.replacingFprintd(with: "auth [success=2 default=ignore] pam_u2f.so cue")],
+             expected: [(.fail, "sudo", "a success of pam_u2f.so (common-auth line 2) reaches the authsucc line without a password: a security key would lift the lockout")]),
+        Case(name: "Fedora: the finger in system-auth, the recorder after 'auth substack system-auth'",
+             services: ["login": "auth substack system-auth\n" + recorder + "auth include postlogin\naccount include system-auth\n",
+                        "system-auth": fedoraSystemAuth, "postlogin": "session optional pam_umask.so silent\n"],
+             // system-auth is authselect's fragment: judged in login, not on its own.
+             expected: [(.ok, "login", "touchauth before the password (pam_unix), authsucc after it: a succeeded password lifts a lockout")]),
+        Case(name: "a substack that does not fail on a wrong password, then 'required pam_permit.so'",
+             services: ["login": "auth substack fp\nauth required pam_permit.so\n" + recorder, "fp": finger + "auth sufficient pam_unix.so\n"],
+             expected: [(.warn, "fp", "no 'auth optional pam_touchauth.so authsucc' line after pam_unix"),
+                        (.fail, "login", "a success of pam_permit.so (login line 2) reaches the authsucc line without a password: a password that was typed but did not succeed would lift the lockout")]),
+        Case(name: "the mode word not first",
+             services: ["sudo": finger + "@include common-auth\nauth optional pam_touchauth.so debug authsucc\n", "common-auth": debianCommonAuth],
+             expected: [(.ok, "sudo", "touchauth before the password (pam_unix), authsucc after it")]),
         Case(name: "after 'sufficient pam_unix.so' the recorder is reached only when the password failed",
              services: ["su": finger + "auth sufficient pam_unix.so\n" + recorder + "auth required pam_deny.so\n"],
              expected: [(.warn, "su", "the authsucc line is never reached after pam_unix succeeded")]),
@@ -167,17 +219,6 @@ struct DoctorStackTests {
         }
     }
 
-    /// The PAM control table the reachability walk uses.
-    @Test(arguments: [
-        ("required", "auth_err", "bad"), ("required", "ignore", "ignore"), ("requisite", "auth_err", "die"),
-        ("sufficient", "success", "done"), ("sufficient", "auth_err", "ignore"), ("optional", "auth_err", "ignore"),
-        ("[success=2 default=ignore]", "success", "2"), ("[success=2 default=ignore]", "auth_err", "ignore"),
-        ("[success=ok]", "auth_err", "bad"), ("[Success=End Default=Die]", "auth_err", "die"),
-    ])
-    func controls(_ control: String, _ value: String, _ action: String) {
-        let line = Doctor.Line(type: "auth", control: control, module: "pam_x.so", args: [], file: "x")
-        #expect(line.action(for: value) == action)
-    }
 }
 
 /// Which presence signals doctor reports: logind is running when seat0 exists.
@@ -202,6 +243,10 @@ struct DoctorPresenceTests {
 }
 
 extension String {
+    fileprivate func replacingFprintd(with text: String) -> String {
+        split(separator: "\n", omittingEmptySubsequences: false)
+            .map { $0.contains("pam_fprintd.so") ? text : String($0) }.joined(separator: "\n")
+    }
     fileprivate func replacingPermit(with text: String) -> String {
         split(separator: "\n", omittingEmptySubsequences: false)
             .map { $0.hasSuffix("pam_permit.so") ? String(text.dropLast()) : String($0) }.joined(separator: "\n")

@@ -282,6 +282,19 @@ cli doctor --user "$TUSER" --json --pam-dir "$T/pamd" --config "$T/nosensor.conf
 check "doctor --json, no sensor -> a FAIL entry, exit 1" \
     eval 'rc_is 1 && /usr/bin/python3 -c "import json,sys; d=json.load(open(\"$T/cli.out\")); sys.exit(0 if any(e[\"level\"]==\"FAIL\" and e[\"check\"]==\"sensor\" for e in d) else 1)"'
 
+# libpam-fprintd's profile next to ours, as pam-auth-update writes common-auth: two finger
+# prompts, and pam_fprintd's match jumps over pam_unix to the authsucc line (issue 20).
+mkdir -p "$T/pamd-fp"
+printf '@include common-auth\n' > "$T/pamd-fp/login"
+printf 'auth [success=3 abort=die default=ignore] pam_touchauth.so\nauth [success=2 default=ignore] pam_fprintd.so max-tries=1 timeout=10\nauth [success=1 default=ignore] pam_unix.so nullok try_first_pass\nauth requisite pam_deny.so\nauth required pam_permit.so\nauth optional pam_touchauth.so authsucc\n' > "$T/pamd-fp/common-auth"
+doctor_in "$T/sec-with" --user "$TUSER" --pam-dir "$T/pamd-fp" --config "$T/doctor.conf"
+check "doctor: pam_fprintd next to the finger line -> FAIL, say how to switch" \
+    has "FAIL pam: $T/pamd-fp/login: pam_touchauth.so and pam_fprintd.so (common-auth line 2) both ask for a finger: ours or pam_fprintd, not both (two prompts, six tries); pam-auth-update --disable fprintd"
+check "doctor: pam_fprintd's match reaches the authsucc line without a password -> FAIL, naming the line" \
+    has "FAIL pam: $T/pamd-fp/login: a success of pam_fprintd.so (common-auth line 2) reaches the authsucc line without a password: a fingerprint would lift the lockout"
+check "...those two FAIL lines, exit 1, 'doctor: 2 checks FAILED' on stderr" \
+    eval 'rc_is 1 && test "$(grep -c "^FAIL pam: " "$T/cli.out")" -eq 2 && has "doctor: 2 checks FAILED"'
+
 echo "# doctor's summary: the last line, stable keys, untranslated; --json's last element"
 summary_of() { tail -n 1 "$T/cli.out"; }
 VERSION=$(sed -n 's/^#define TOUCHAUTH_VERSION "\(.*\)"$/\1/p' "$ROOT/pam/version.h")
