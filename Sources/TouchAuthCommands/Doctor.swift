@@ -33,7 +33,7 @@ enum Doctor {
         let pamDir = securityDir()
         fileCheck("module", pamDir.map { "\($0)/pam_touchauth.so" } ?? tr("pam_touchauth.so (no PAM module directory found)"), executable: false, note)
         let services = pamStacks(options.pamDir ?? "/etc/pam.d", note)
-        presence(note)
+        presence(terminalWithoutLogind: config.terminalWithoutLogind, note)
 
         let name = options.user ?? Accounts.name(of: Caller.defaultUID) ?? "root"
         guard let (user, uid) = Accounts.lookUp(name) else { throw .failed(tr("doctor: no such user '\(name)'")) }
@@ -171,11 +171,14 @@ enum Doctor {
 
     /// Which presence signals the module has (pam/presence.c): logind is judged running when
     /// seat0 exists under /run/systemd/seats, as the module judges it. `root` is for the tests.
-    static func presence(root: String = "", _ note: (Level, String, String) -> Void) {
+    /// Without logind a terminal counts only with `terminal_without_logind` (pam_touchauth.c).
+    static func presence(root: String = "", terminalWithoutLogind: Bool, _ note: (Level, String, String) -> Void) {
         if access("\(root)/run/systemd/seats/seat0", F_OK) == 0 {
             note(.ok, "presence", tr("logind: running, sessions are checked"))
+        } else if terminalWithoutLogind {
+            note(.ok, "presence", tr("logind: not running: a terminal counts (terminal_without_logind = yes): remote logins and terminal rules only"))
         } else {
-            note(.ok, "presence", tr("logind: not running: remote logins and terminal rules only"))
+            note(.ok, "presence", tr("logind: not running: a terminal does not count (terminal_without_logind = no): sudo, su and login ask for the password; display managers and screen lockers only"))
         }
     }
 

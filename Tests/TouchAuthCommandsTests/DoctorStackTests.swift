@@ -223,16 +223,21 @@ struct DoctorStackTests {
 
 /// Which presence signals doctor reports: logind is running when seat0 exists.
 struct DoctorPresenceTests {
+    static let counts = "logind: not running: a terminal counts (terminal_without_logind = yes): remote logins and terminal rules only"
+    static let doesNot = "logind: not running: a terminal does not count (terminal_without_logind = no): sudo, su and login ask for the password; display managers and screen lockers only"
+
     @Test(arguments: [
-        (["run/systemd/seats/seat0": ""], "logind: running, sessions are checked"),
-        (["run/systemd/seats/.keep": ""], "logind: not running: remote logins and terminal rules only"),
-        (["run/systemd/sessions/1": ""], "logind: not running: remote logins and terminal rules only"),
-        ([:], "logind: not running: remote logins and terminal rules only"),
+        (["run/systemd/seats/seat0": ""], false, "logind: running, sessions are checked"),
+        (["run/systemd/seats/seat0": ""], true, "logind: running, sessions are checked"),
+        (["run/systemd/seats/.keep": ""], false, doesNot),
+        (["run/systemd/sessions/1": ""], false, doesNot),
+        ([:], false, doesNot),
+        ([:], true, counts),
     ])
-    func logind(_ files: [String: String], _ expected: String) {
+    func logind(_ files: [String: String], _ terminalWithoutLogind: Bool, _ expected: String) {
         let out: [(Doctor.Level, String, String)] = withFiles(files) { root in
             var out: [(Doctor.Level, String, String)] = []
-            Doctor.presence(root: root) { out.append(($0, $1, $2)) }
+            Doctor.presence(root: root, terminalWithoutLogind: terminalWithoutLogind) { out.append(($0, $1, $2)) }
             return out
         }
         #expect(out.count == 1)

@@ -229,7 +229,7 @@ check "doctor: no warning about the common-* fragments themselves" lacks "pam: /
 if [ -e /run/systemd/seats/seat0 ]; then
     check "doctor: which presence signals (logind running)" has "OK   presence: logind: running, sessions are checked"
 else
-    check "doctor: which presence signals (no logind here)" has "OK   presence: logind: not running: remote logins and terminal rules only"
+    check "doctor: which presence signals (no logind here)" has "OK   presence: logind: not running: a terminal does not count (terminal_without_logind = no)"
 fi
 OUT=$(pam-auth-update --disable touchauth 2>&1; cat /etc/pam.d/common-auth)
 check "pam-auth-update --disable touchauth (the README's undo) takes the finger out" \
