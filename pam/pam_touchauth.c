@@ -324,6 +324,18 @@ static __thread struct {
 	char args[RECORD_ARGS_BUF];
 } armed;
 
+/*
+ * A line from inside the callback: libpam has left the module's dispatch, so
+ * pam_syslog would say "PAM" instead of "pam_touchauth(SERVICE:auth)".  The
+ * same prefix, by hand (the user was checked by check_user; both are
+ * arguments, never the format).
+ */
+static void log_armed(int priority, const char *what)
+{
+	syslog(LOG_AUTHPRIV | priority, "pam_touchauth(%s:auth): user %s: %s", armed.service,
+	       armed.user, what);
+}
+
 /* The helper's pam-account for the armed user: the password succeeded. */
 static void record_password(pam_handle_t *pamh)
 {
@@ -341,11 +353,9 @@ static void record_password(pam_handle_t *pamh)
 				     .argc = armed.argc,
 				     .argv = armed.argv };
 	if (helper_run(pamh, &call, &outcome, NULL) != PAM_SUCCESS || outcome != TA_SUCCESS)
-		pam_syslog(pamh, LOG_ERR, "user %s: could not record the password authentication",
-			   armed.user);
+		log_armed(LOG_ERR, "could not record the password authentication");
 	else if (opts.debug)
-		pam_syslog(pamh, LOG_DEBUG, "user %s: password recorded, fingerprint unlocked",
-			   armed.user);
+		log_armed(LOG_DEBUG, "password recorded, fingerprint unlocked");
 }
 
 /* PAM_FAIL_DELAY while armed: pam_authenticate's final status. */
@@ -361,14 +371,11 @@ static void record_at_end(int status, unsigned int usec, void *appdata)
 		armed.pamh = NULL; /* one verdict per arming */
 		(void)pam_set_item(pamh, PAM_FAIL_DELAY, restore.item);
 		if (status != PAM_SUCCESS)
-			pam_syslog(pamh, LOG_INFO,
-				   "user %s: the authentication failed; no password recorded",
-				   armed.user);
+			log_armed(LOG_INFO, "the authentication failed; no password recorded");
 		else if (pam_get_item(pamh, PAM_USER, &user) != PAM_SUCCESS || user == NULL ||
 			 strcmp(user, armed.user) != 0)
-			pam_syslog(pamh, LOG_NOTICE,
-				   "user %s: the user changed after the password; nothing recorded",
-				   armed.user);
+			log_armed(LOG_NOTICE,
+				  "the user changed after the password; nothing recorded");
 		else
 			record_password(pamh);
 	}
