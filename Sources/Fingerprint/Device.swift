@@ -52,30 +52,45 @@ public final class Device {
         fp_device_close_sync(raw, nil, nil)
     }
 
-    /// One scan against one print (`fp_device_verify_sync`). Returns whether it matched.
-    public func verify(_ print: Print, _ cancellable: Cancellable) throws(FingerprintError) -> Bool {
+    /// One scan against one print (`fp_device_verify_sync`). Returns whether it matched; a
+    /// verdict the driver reported before the call failed stands (`ScanReports`). `reported`
+    /// hears the driver's report as it comes, before the scan completes.
+    public func verify(
+        _ print: Print, _ cancellable: Cancellable, reported: ((ScanReport) -> Void)? = nil
+    ) throws(FingerprintError) -> Bool {
+        let reports = ScanReports([print], reported)
         var match: gboolean = 0
         var error: UnsafeMutablePointer<GError>?
-        guard fp_device_verify_sync(raw, print.raw, cancellable.raw, nil, nil, &match, nil, &error) != 0 else {
-            throw FingerprintError.consume(error)
+        let done = withExtendedLifetime(reports) {
+            fp_device_verify_sync(
+                raw, print.raw, cancellable.raw, { _, match, _, data, error in ScanReports.received(data, match, error) },
+                reports.context, &match, nil, &error)
         }
+        guard done != 0 else { return try reports.standing(FingerprintError.consume(error)) != nil }
         return match != 0
     }
 
     /// One scan against several prints (`fp_device_identify_sync`). Returns the index of the
-    /// print that matched, or nil for a finger that matched none.
-    public func identify(_ prints: [Print], _ cancellable: Cancellable) throws(FingerprintError) -> Int? {
+    /// print that matched, or nil for a finger that matched none; a verdict the driver reported
+    /// before the call failed stands (`ScanReports`).
+    public func identify(
+        _ prints: [Print], _ cancellable: Cancellable, reported: ((ScanReport) -> Void)? = nil
+    ) throws(FingerprintError) -> Int? {
         let gallery = g_ptr_array_new()!
         defer { g_ptr_array_unref(gallery) }  // holds no references: `prints` keeps them alive
         for print in prints { g_ptr_array_add(gallery, gpointer(print.raw)) }
+        let reports = ScanReports(prints, reported)
         var match: OpaquePointer?
         var error: UnsafeMutablePointer<GError>?
-        guard fp_device_identify_sync(raw, gallery, cancellable.raw, nil, nil, &match, nil, &error) != 0 else {
-            throw FingerprintError.consume(error)
+        let done = withExtendedLifetime(reports) {
+            fp_device_identify_sync(
+                raw, gallery, cancellable.raw, { _, match, _, data, error in ScanReports.received(data, match, error) },
+                reports.context, &match, nil, &error)
         }
-        guard let match else { return nil }
-        defer { g_object_unref(gpointer(match)) }  // (transfer full)
-        return prints.firstIndex { $0.raw == match || fp_print_equal($0.raw, match) != 0 }
+        // (transfer full), set from the report even when the call fails
+        defer { if let match { g_object_unref(gpointer(match)) } }
+        guard done != 0 else { return try reports.standing(FingerprintError.consume(error)) }
+        return match.flatMap(reports.index)
     }
 
     /// The prints the chip holds (`fp_device_list_prints_sync`, a container of references we take
@@ -131,4 +146,70 @@ public final class Device {
 public enum EnrollProgress: Equatable {
     case stage(Int)
     case retry(RetryHint)
+}
+
+/// What the driver said of the scan in progress (`fpi_device_verify_report`,
+/// `fpi_device_identify_report`, delivered to the `match_cb` of fp_device_verify/identify),
+/// which comes before the action completes: image sensors complete once the finger is lifted.
+public enum ScanReport: Equatable, Sendable {
+    /// The print at this index of those compared matched.
+    case match(Int)
+    case noMatch
+    /// A retry hint: no verdict.
+    case retry(RetryHint)
+}
+
+/// The `match_cb`'s context for one scan: the prints compared, the driver's report, the caller's
+/// listener. libfprint calls it in the thread that iterates the sync call's main context (the
+/// caller's, inside the sync call), at most once a scan.
+private final class ScanReports {
+    let prints: [Print]
+    let listener: ((ScanReport) -> Void)?
+    private(set) var report: ScanReport?
+
+    init(_ prints: [Print], _ listener: ((ScanReport) -> Void)?) {
+        self.prints = prints
+        self.listener = listener
+    }
+
+    /// For the callback; valid while the caller keeps this object alive (the sync call).
+    var context: gpointer { Unmanaged.passUnretained(self).toOpaque() }
+
+    /// The print compared that `match` is (libfprint hands back the gallery's own objects).
+    func index(_ match: OpaquePointer) -> Int? {
+        prints.firstIndex { $0.raw == match || fp_print_equal($0.raw, match) != 0 }
+    }
+
+    /// The `FpMatchCb` of every scan (`data`: its `ScanReports`). `error` (transfer none) is a
+    /// retry: libfprint passes no other kind here. A match that names no print compared counts
+    /// as none, as the completed call's would.
+    static func received(_ data: gpointer?, _ match: OpaquePointer?, _ error: UnsafeMutablePointer<GError>?) {
+        guard let data else { return }
+        Unmanaged<ScanReports>.fromOpaque(data).takeUnretainedValue().record(match, error)
+    }
+
+    private func record(_ match: OpaquePointer?, _ error: UnsafeMutablePointer<GError>?) {
+        let report: ScanReport
+        if let error {
+            report = .retry(FingerprintError.retryHint(error) ?? .general)
+        } else {
+            report = match.flatMap(index).map(ScanReport.match) ?? .noMatch
+        }
+        self.report = report
+        listener?(report)
+    }
+
+    /// The scan's result when the call failed after all. A verdict reported before the failure
+    /// stands: the cancel (the deadline, the module's SIGTERM after Enter) that came after it
+    /// fails the call with G_IO_ERROR_CANCELLED (GTask's check of the cancellable replaces even
+    /// a result), and an error completing a reported scan (FpMatchCb: "you will get a match
+    /// report ... and an error") does not undo what the sensor read. A retry or no report: the
+    /// failure.
+    func standing(_ failure: FingerprintError) throws(FingerprintError) -> Int? {
+        switch report {
+        case .match(let index): return index
+        case .noMatch: return nil
+        case .retry, nil: throw failure
+        }
+    }
 }

@@ -228,7 +228,14 @@ struct Evaluation {
     }
 
     func scan(_ target: ScanLoop.Target, _ device: Device, _ prints: [(Finger, Print)], _ cancellable: Cancellable) -> ScanLoop.Event {
-        let (verdict, failure) = Sensor.scan(device, target, prints, cancellable)
+        // As the sensor reports, before the scan completes (an image sensor: once the finger is lifted).
+        let (verdict, failure) = Sensor.scan(device, target, prints, cancellable) { reported in
+            switch reported {
+            case .match(let index): debug("\(user): the sensor reported a match (\(prints[index].0.name))")
+            case .noMatch: debug("\(user): the sensor reported no match")
+            default: break
+            }
+        }
         if case .match(let index) = verdict { debug("\(user): matched \(prints[index].0.name)") }
         if let failure { Syslog.log(LOG_ERR, "\(device.driver)/\(device.deviceID): \(failure)") }
         return .scanned(verdict)
