@@ -43,24 +43,25 @@ MAP=(
     "pam/options.c|c core"
     "pam/*|c core fake-helpers"
     "Sources/TouchAuthCore/*|swift core terminal slow-disk lockout"
-    "Sources/TouchAuthPAM/*|swift core terminal security unprivileged slow-disk lockout"
+    "Sources/TouchAuthPAM/*|swift core stacks terminal security unprivileged slow-disk lockout"
     "Sources/TouchAuthCommands/*|swift cli lockout"
     "Sources/TouchAuthPlatform/*|swift core security unprivileged cli lockout"
+    "Sources/Fingerprint/*|swift slow-disk core"
     "Sources/*|swift core"
 )
 # A suite that takes much longer with a mutant than without (a hang: a deadline broken, a
 # process that never ends) is stopped and counts as failed: "killed NAME by SUITE (hung)".
-# Its limit: three times its usual seconds on this 2-core machine (below, measured unmutated)
-# plus 30; MUTATE_SUITE_TIMEOUT=S sets one limit for all. The baseline run below uses the same
+# Its limit: twice its usual seconds on this 2-core machine (below, measured unmutated)
+# plus 20; MUTATE_SUITE_TIMEOUT=S sets one limit for all. The baseline run below uses the same
 # limits, so a suite that is merely slow here turns its kills into errors, not false kills.
 declare -A USUAL=([build]=60 [swift]=40 [format]=10 [spdx]=5 [c]=8 [config-shim]=5
     [config-helper]=5 [config-perms]=5 [fake-helpers]=22 [security]=12 [unprivileged]=18
-    [fuzz-c]=30 [fuzz-swift]=30 [core]=5 [lockout]=160 [slow-disk]=22 [terminal]=8 [doas]=8
+    [fuzz-c]=30 [fuzz-swift]=30 [core]=5 [lockout]=160 [stacks]=12 [slow-disk]=28 [terminal]=8 [doas]=8
     [polkit]=18 [lockers]=110 [lightdm]=62 [gdm]=5 [presence]=13 [sshd]=23 [cli]=17 [demo]=30
     [fprintd]=60 [install]=110)
 limit_for() {
     if [ -n "${MUTATE_SUITE_TIMEOUT:-}" ]; then echo "$MUTATE_SUITE_TIMEOUT"
-    else echo $((3 * ${USUAL[$1]:-200} + 30)); fi
+    else echo $((2 * ${USUAL[$1]:-200} + 20)); fi
 }
 
 source "$(dirname "$0")/lib.sh"  # SWIFT; set -euo pipefail
