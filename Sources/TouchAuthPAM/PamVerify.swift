@@ -269,7 +269,7 @@ struct Evaluation {
 /// a verdict, so its charged strike is refunded (pressing Enter is not a wrong finger), and no
 /// further scan is charged. A helper that cannot finish the refund within the grace (a slow
 /// disk) is SIGKILLed and keeps the strike: the safe side. A verdict reached before the cancel
-/// stands (libfprint returns it), so a wrong finger followed by Enter keeps its strike.
+/// stands (Device keeps the verdict the driver reported), so a wrong finger followed by Enter keeps its strike.
 enum Termination {
     private nonisolated(unsafe) static let lock: UnsafeMutablePointer<pthread_mutex_t> = {
         let lock = UnsafeMutablePointer<pthread_mutex_t>.allocate(capacity: 1)
