@@ -46,7 +46,7 @@ MAP=(
     "Sources/TouchAuthPAM/*|swift core stacks terminal security unprivileged slow-disk lockout"
     "Sources/TouchAuthCommands/*|swift cli lockout"
     "Sources/TouchAuthPlatform/*|swift core security unprivileged cli lockout"
-    "Sources/Fingerprint/*|swift slow-disk core"
+    "Sources/Fingerprint/*|swift slow-disk security core"
     "Sources/*|swift core"
 )
 # A suite that takes much longer with a mutant than without (a hang: a deadline broken, a

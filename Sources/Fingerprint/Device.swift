@@ -199,16 +199,18 @@ private final class ScanReports {
         listener?(report)
     }
 
-    /// The scan's result when the call failed after all. A verdict reported before the failure
-    /// stands: the cancel (the deadline, the module's SIGTERM after Enter) that came after it
-    /// fails the call with G_IO_ERROR_CANCELLED (GTask's check of the cancellable replaces even
-    /// a result), and an error completing a reported scan (FpMatchCb: "you will get a match
-    /// report ... and an error") does not undo what the sensor read. A retry or no report: the
-    /// failure.
+    /// The scan's result when the call failed after all. A no match reported before the failure
+    /// stands, whatever the failure: a wrong finger keeps its strike. A match stands only when
+    /// the failure is our cancel (the deadline, the module's SIGTERM after Enter), which fails
+    /// the call with G_IO_ERROR_CANCELLED (GTask's check of the cancellable replaces even a
+    /// result): any other error completing the scan (the sensor removed, busy) ends in the
+    /// password, never a success from a failing sensor. A retry or no report: the failure.
     func standing(_ failure: FingerprintError) throws(FingerprintError) -> Int? {
         switch report {
-        case .match(let index): return index
         case .noMatch: return nil
+        case .match(let index):
+            if case .cancelled = failure { return index }
+            throw failure
         case .retry, nil: throw failure
         }
     }

@@ -305,7 +305,7 @@ SCONF="$T/store.conf"
 mkdir -m 0700 "$T/sstate"
 { echo "# written by the e2e tests"; echo "virtual_device_storage = $SSOCK"; echo "print_dir = $T/sprints"
   echo "state_dir = $T/sstate"; echo "password_after_boot = no"; echo "password_max_age = 0"
-  echo "password_after_enroll_change = no"; } > "$SCONF"
+  echo "password_after_enroll_change = no"; echo "terminal_without_logind = yes"; } > "$SCONF"
 chmod 0644 "$SCONF"
 store_enroll() {  # store_enroll FINGER ID
     rm -f "$SSOCK"
