@@ -156,7 +156,7 @@ put 0644 "$ROOT/completions/touchauth.bash" "$BASH_COMPLETION"
 put 0644 "$ROOT/completions/touchauth.zsh" "$ZSH_COMPLETION"
 
 # The pam-auth-update profiles: the finger (Primary block, before pam_unix) and the recorder
-# (Additional block, reached only when a primary module such as pam_unix succeeded).
+# (Additional block: it records a password once the whole authentication succeeded).
 for profile in $PROFILES; do
     put 0644 "$ROOT/examples/pam-configs/$profile" "$PROFILEDIR/$profile"
 done
