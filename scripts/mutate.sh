@@ -56,7 +56,7 @@ MAP=(
 # limits, so a suite that is merely slow here turns its kills into errors, not false kills.
 declare -A USUAL=([build]=60 [swift]=40 [format]=10 [spdx]=5 [c]=8 [config-shim]=5
     [config-helper]=5 [config-perms]=5 [fake-helpers]=22 [security]=12 [unprivileged]=18
-    [fuzz-c]=30 [fuzz-swift]=30 [core]=5 [lockout]=160 [stacks]=12 [slow-disk]=28 [terminal]=8 [doas]=8
+    [fuzz-c]=30 [fuzz-swift]=30 [core]=5 [lockout]=160 [stacks]=15 [slow-disk]=28 [terminal]=8 [doas]=8
     [polkit]=18 [lockers]=110 [lightdm]=62 [gdm]=5 [presence]=13 [sshd]=23 [cli]=17 [demo]=30
     [fprintd]=60 [install]=110)
 limit_for() {
