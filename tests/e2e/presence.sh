@@ -454,6 +454,8 @@ check "(setup) sd-login: seat0's active session c1 is a greeter" probe_is seat0.
 case_pam "display item :0, seat0's active session a greeter (the login screen)" offered presence -I tty=:0
 case_pam "a greeter on seat0, but no display item and no terminal" refused presence
 case_pam "a greeter on seat0, PAM_TTY /dev/tty1 and no terminal (GDM on Wayland sets only that)" offered presence -I tty=/dev/tty1
+# The console's name, not its prefix: tty1x is no virtual console, so no greeter's display either.
+case_pam "a greeter on seat0, PAM_TTY /dev/tty1x (not a console) and no terminal" refused presence -I tty=/dev/tty1x
 session 8 0 TYPE=x11 CLASS=user
 seat0 8 0 "c1 7 8"
 user_display 0 8
