@@ -417,10 +417,10 @@ for i in 1 2 3; do
     rm -f "$SOCK"
     as_user "$SUID" pam-verify < "$W/u/plain.req" > /dev/null 2>&1 &
     job=$!
-    # Killed the moment the sensor is armed (its socket appears), which is after the charge:
-    # a deadline of 15 s, not 5 (under load the helper took longer to get there, was killed
-    # before it charged, and the check failed for the load's sake).
-    for _ in $(seq 1500); do [ -S "$SOCK" ] && break; sleep 0.01; done
+    # Killed once the scan's charge is on disk (strikes $i) and the sensor is open (its socket):
+    # the helper opens the reader first and charges right after, so the socket alone is not
+    # the charge. A deadline of 15 s: under load the helper takes longer to get there.
+    for _ in $(seq 1500); do [ -S "$SOCK" ] && [ "$(strikes)" = "$i" ] && break; sleep 0.01; done
     pkill -KILL -x -U "$TUSER" touchauth
     wait "$job" 2>/dev/null
 done
@@ -440,7 +440,9 @@ as_user setsid -w timeout 30 env LD_PRELOAD=libpam_wrapper.so PAM_WRAPPER=1 \
 LOCKER_JOB=$!
 PT=$(descendant "$LOCKER_JOB" pamtester 5)
 LPID=$(child_of "$PT" touchauth 5)
-for _ in $(seq 500); do [ -S "$SOCK" ] && break; sleep 0.01; done  # the sensor is armed
+# The reader is open (its socket) and the scan's charge on disk: the helper opens first and
+# charges right after, so waiting for the socket alone raced the charge (seen once under CI).
+for _ in $(seq 1500); do [ -S "$SOCK" ] && [ "$(strikes)" = 1 ] && break; sleep 0.01; done
 OUT="pamtester ${PT:-none}, helper ${LPID:-none}, state: $(tr '\n' ' ' < "$T/state/$TUID" 2>/dev/null)"
 check "(control) the locker's helper is up, its strike charged on disk (strikes 1)" \
     eval '[ -n "$LPID" ] && [ -S "$SOCK" ] && [ "$(strikes)" = 1 ]'
