@@ -20,8 +20,14 @@ then "mutants: K killed, S survived" with the errors and the time taken. The sui
 killed a mutant are then run once on the unmutated tree: one that fails there too turns its
 kills into errors (its failure was not the mutant's). Exit 0 only when every mutant was killed.
 
+Speed: each suite stops at its first failed check (TOUCHAUTH_FAIL_FAST), and the suite that
+killed a mutant last time (tests/mutants/killers, "NAME SUITE" lines) runs first when the map
+lists it for that mutant; the rest of the map follows as usual, so a stale line costs time,
+never a verdict. --update-killers rewrites that file from this run's kills.
+
 --log DIR   keeps each suite's output: DIR/NAME.SUITE.log (the baseline's: DIR/base.SUITE.log)
 --map       prints the map from source files to suites and exits
+--update-killers  after the run, writes each killed mutant's suite to tests/mutants/killers
 Root, as scripts/test.sh. The e2e suites take TOUCHAUTH_E2E_USER from the environment.
 EOF
 }
@@ -67,11 +73,13 @@ limit_for() {
 source "$(dirname "$0")/lib.sh"  # SWIFT; set -euo pipefail
 HERE=$ROOT
 LOGDIR=""
+UPDATE_KILLERS=""
 PATCHES=()
 while [ $# -gt 0 ]; do
     case $1 in
         -h | --help) usage; exit 0 ;;
         --map) for e in "${MAP[@]}"; do printf '%-30s %s\n' "${e%%|*}" "${e#*|}"; done; exit 0 ;;
+        --update-killers) UPDATE_KILLERS=1 ;;
         --log) [ $# -ge 2 ] || { echo "mutate.sh: --log needs a DIR" >&2; exit 2; }; LOGDIR=$2; shift ;;
         -*) echo "mutate.sh: unknown option $1 (scripts/mutate.sh --help)" >&2; exit 2 ;;
         *) [ -f "$1" ] || { echo "mutate.sh: no such patch: $1" >&2; exit 2; }
@@ -85,6 +93,15 @@ if [ ${#PATCHES[@]} -eq 0 ]; then
 fi
 [ "$(id -u)" -eq 0 ] || { echo "mutate.sh: run as root (the suites are)" >&2; exit 2; }
 START=$(date +%s)
+# The last run's killers: NAME -> SUITE.
+KILLERS_FILE="$HERE/tests/mutants/killers"
+declare -A LAST_KILLER=() KILLED_BY=()
+if [ -f "$KILLERS_FILE" ]; then
+    while read -r n s; do
+        case $n in "" | "#"*) continue ;; esac
+        LAST_KILLER[$n]=$s
+    done < "$KILLERS_FILE"
+fi
 
 # The scratch copy: the checkout's source files as they are now (tracked and new, not
 # ignored: no .git, no build output), built from scratch once (SwiftPM's .build cannot move).
@@ -118,6 +135,13 @@ suites_for() {
     done
     local s out=" "
     for s in $want; do case $out in *" $s "*) ;; *) out+="$s " ;; esac; done
+    echo $out
+}
+# first SUITE LIST...: the list with SUITE moved to its front, when the list has it.
+first() {
+    local lead=$1 s out=""; shift
+    case " $* " in *" $lead "*) out=$lead ;; esac
+    for s in "$@"; do [ "$s" = "$lead" ] || out+=" $s"; done
     echo $out
 }
 
@@ -164,7 +188,7 @@ DEVS=0
 suite() {
     local rc=0 dev="$SCRATCH/dev.$((DEVS += 1))" limit
     limit=$(limit_for "$1")
-    (cd "$TREE" && exec timeout -k 10 "$limit" unshare -m --propagation private \
+    (cd "$TREE" && TOUCHAUTH_FAIL_FAST=1 exec timeout -k 10 "$limit" unshare -m --propagation private \
         bash -c "$PRIVATE_DEV" private-dev "$dev" bash scripts/test.sh "$1") > "$2" 2>&1 &
     RUNNING=$!
     wait "$RUNNING" || rc=$?
@@ -206,6 +230,8 @@ for patch in "${PATCHES[@]}"; do
     [ $swift = 0 ] || SWIFT_MUTANT=$name
     # shellcheck disable=SC2086  # a word list of paths without blanks
     suites=$(suites_for $files)
+    # shellcheck disable=SC2086
+    [ -z "${LAST_KILLER[$name]:-}" ] || suites=$(first "${LAST_KILLER[$name]}" $suites)
     verdict=""
     if [ -z "$suites" ]; then
         verdict="error $name: no suite covers $(echo $files)"
@@ -220,7 +246,7 @@ for patch in "${PATCHES[@]}"; do
                 break
             fi
             if ! suite "$s" "$LOGDIR/$name.$s.log"; then
-                verdict="killed $name by $s"; KILLERS[$s]+=" $name"
+                verdict="killed $name by $s"; KILLERS[$s]+=" $name"; KILLED_BY[$name]=$s
                 grep -q "(hung)\$" "$LOGDIR/$name.$s.log" && verdict+=" (hung)"
                 break
             fi
@@ -249,6 +275,15 @@ if [ ${#KILLERS[@]} -gt 0 ]; then
             KILLED=$((KILLED - n)); ERRORS=$((ERRORS + n))
         fi
     done
+fi
+if [ -n "$UPDATE_KILLERS" ]; then
+    for n in "${!LAST_KILLER[@]}"; do [ -n "${KILLED_BY[$n]:-}" ] || KILLED_BY[$n]=${LAST_KILLER[$n]}; done
+    {
+        echo "# NAME SUITE: the suite that killed each mutant last (scripts/mutate.sh --update-killers);"
+        echo "# mutate.sh runs it first. Only an order: every suite of the map still runs if it passes."
+        for n in "${!KILLED_BY[@]}"; do echo "$n ${KILLED_BY[$n]}"; done | sort
+    } > "$KILLERS_FILE"
+    echo "tests/mutants/killers rewritten"
 fi
 secs=$(($(date +%s) - START))
 errors=""

@@ -134,7 +134,8 @@ sensor_stop() {
 
 # check NAME CONDITION...: one assertion; prints the output seen when it fails. A NAME that
 # starts with "(setup)" or "(cleanup)" is a step, not a check: it is not counted when it holds,
-# and counts as a failure when it does not. TOUCHAUTH_CHECK_FILTER (scripts/test.sh
+# and counts as a failure when it does not. TOUCHAUTH_FAIL_FAST=1 ends the suite at its first
+# failure (status 1, no summary line). TOUCHAUTH_CHECK_FILTER (scripts/test.sh
 # NAME:REGEX): a check whose name does not match is neither counted nor printed; its condition
 # still runs, as do the steps, so the scenario stays the same for the checks that match.
 check() {
@@ -152,6 +153,9 @@ check() {
         PASSED=$((PASSED + 1)); echo "ok   - $name"
     else
         FAILED=$((FAILED + 1)); echo "FAIL - $name"; echo "$OUT" | sed 's/^/       | /'
+        # scripts/mutate.sh: one failure is the verdict, the rest of the suite only costs time.
+        # The suite's EXIT trap cleans up as after any other early exit.
+        if [ -n "${TOUCHAUTH_FAIL_FAST:-}" ]; then echo "stopped at the first failure (TOUCHAUTH_FAIL_FAST)"; exit 1; fi
     fi
 }
 has() { grep -qF -- "$1" <<<"$OUT"; }
