@@ -146,19 +146,26 @@ first() {
 }
 
 # What the build outputs hold: the C module and tests are rebuilt with every mutant and after
-# its revert (make: a second or two). A Swift mutant is first compiled with its tests
-# (swift build --build-tests, debug: what `swift` runs) to know that it builds; the release
-# helper, which the other suites run, only when one of them comes: RELEASE_OF names the Swift
-# mutant the release helper was built with, SWIFT_MUTANT the one applied ("": none).
-RELEASE_OF="" SWIFT_MUTANT=""
+# its revert (make: a second or two). A Swift mutant is built for the suite about to run, and
+# only then: the tests (swift build --build-tests, debug: what `swift` runs) before `swift`, the
+# release helper before any other suite. A mutant that does not build there is an error, not a
+# kill. RELEASE_OF and TESTS_OF name the Swift mutant each build holds, SWIFT_MUTANT the one
+# applied ("": none).
+RELEASE_OF="" TESTS_OF="" SWIFT_MUTANT=""
 build_c() { make -s -C "$TREE/pam" all > "$SCRATCH/build.log" 2>&1; }
 build_swift_tests() { (cd "$TREE" && "$SWIFT" build --build-tests) > "$SCRATCH/build.log" 2>&1; }
 build_release() { (cd "$TREE" && bash scripts/build.sh) > "$SCRATCH/build.log" 2>&1; }
-# ready_for SUITE: the release helper current before a suite other than swift runs it.
+# ready_for SUITE: the build that SUITE runs holds the applied Swift mutant (or none).
 ready_for() {
-    [ "$1" != swift ] && [ "$RELEASE_OF" != "$SWIFT_MUTANT" ] || return 0
-    build_release || return 1
-    RELEASE_OF=$SWIFT_MUTANT
+    if [ "$1" = swift ]; then
+        [ "$TESTS_OF" != "$SWIFT_MUTANT" ] || return 0
+        build_swift_tests || return 1
+        TESTS_OF=$SWIFT_MUTANT
+    else
+        [ "$RELEASE_OF" != "$SWIFT_MUTANT" ] || return 0
+        build_release || return 1
+        RELEASE_OF=$SWIFT_MUTANT
+    fi
 }
 
 # In the suite's own mount namespace, a /dev of its own: a fresh directory DIR holding the
@@ -235,14 +242,14 @@ for patch in "${PATCHES[@]}"; do
     verdict=""
     if [ -z "$suites" ]; then
         verdict="error $name: no suite covers $(echo $files)"
-    elif ! build_c || { [ $swift = 1 ] && ! build_swift_tests; }; then
+    elif ! build_c; then
         cp "$SCRATCH/build.log" "$LOGDIR/$name.build.log"
         verdict="error $name: does not build (see $LOGDIR/$name.build.log)"
     else
         for s in $suites; do
             if ! ready_for "$s"; then
                 cp "$SCRATCH/build.log" "$LOGDIR/$name.build.log"
-                verdict="error $name: the release helper does not build (see $LOGDIR/$name.build.log)"
+                verdict="error $name: does not build for $s (see $LOGDIR/$name.build.log)"
                 break
             fi
             if ! suite "$s" "$LOGDIR/$name.$s.log"; then
