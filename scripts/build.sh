@@ -4,9 +4,12 @@
 #   scripts/build.sh            -> .build/release/touchauth, pam/pam_touchauth.so
 # HELPER_PATH (default /usr/libexec/touchauth/touchauth) is compiled into the module, LOCALEDIR
 # (default /usr/share/locale) into the helper. Also man/*.[158] (scdoc) and po/*.mo (msgfmt).
-# Installs BUILD_PACKAGES and SWIFT_PACKAGES (the toolchain's own libraries, scripts/lib.sh).
+# Installs BUILD_PACKAGES, and the Swift toolchain's needs (ensure_swift, scripts/lib.sh: SWIFT=...,
+# else swift on PATH, else Debian's swiftlang, else /opt/swift; on Debian 13 swiftlang is
+# installed when none is found).
 source "$(dirname "$0")/lib.sh"
-ensure_packages $BUILD_PACKAGES $SWIFT_PACKAGES
+ensure_packages $BUILD_PACKAGES
+ensure_swift
 cd "$ROOT"
 # (SwiftPM warns "prohibited flag(s): -pthread" for glib's pkg-config line: harmless.)
 # --disable-local-rpath: no RUNPATH $ORIGIN in a binary that runs as root (it would search
@@ -19,7 +22,7 @@ cd "$ROOT"
 # archive. No library in libfprint's closure loads either one.
 STATIC_CXX="$ROOT/.build/static-cxx"
 CXX_ARCHIVE=$(gcc -print-file-name=libstdc++.a)
-case $CXX_ARCHIVE in /*) ;; *) echo "build.sh: no libstdc++.a (apt-get install libstdc++-12-dev)" >&2; exit 1 ;; esac
+case $CXX_ARCHIVE in /*) ;; *) echo "build.sh: no libstdc++.a (apt-get install g++)" >&2; exit 1 ;; esac
 mkdir -p "$STATIC_CXX"
 ln -sfn "$CXX_ARCHIVE" "$STATIC_CXX/libstdc++.a"
 # -z now (full RELRO, as the module has): every dynamic symbol bound at start-up, the GOT then

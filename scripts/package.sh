@@ -17,9 +17,7 @@
 source "$(dirname "$0")/lib.sh"
 # debian/control's Build-Depends are BUILD_PACKAGES (tests/e2e/install.sh checks they agree).
 ensure_packages $BUILD_PACKAGES debhelper dpkg-dev build-essential
-if ! "$SWIFT" --version >/dev/null 2>&1; then
-    echo "package.sh: no Swift toolchain at '$SWIFT' (set SWIFT=/path/to/usr/bin/swift)" >&2; exit 1
-fi
+ensure_swift
 cd "$ROOT"
 dpkg-checkbuilddeps
 VERSION=$(dpkg-parsechangelog -S Version)

@@ -189,6 +189,7 @@ run_suite() {
 swift_unit_tests() {
     local args=()
     [ -n "${TOUCHAUTH_CHECK_FILTER:-}" ] && args=(--filter "$TOUCHAUTH_CHECK_FILTER")
+    ensure_swift || { echo "0 passed, 1 failed"; return 1; }
     set +e
     "$SWIFT" test "${args[@]}" 2>&1 | grep -v 'prohibited flag' | tee "$LOG.swift"
     local rc=${PIPESTATUS[0]}
