@@ -25,12 +25,13 @@ CXX_ARCHIVE=$(gcc -print-file-name=libstdc++.a)
 case $CXX_ARCHIVE in /*) ;; *) echo "build.sh: no libstdc++.a (apt-get install g++)" >&2; exit 1 ;; esac
 mkdir -p "$STATIC_CXX"
 ln -sfn "$CXX_ARCHIVE" "$STATIC_CXX/libstdc++.a"
-# -z now (full RELRO, as the module has): every dynamic symbol bound at start-up, the GOT then
-# read-only, for a helper that may be installed setuid. With the Swift stdlib static only libc,
+# -z relro -z now (full RELRO, as the module has): every dynamic symbol bound at start-up, the
+# GOT then read-only, for a helper that may be installed setuid. (swift.org's toolchain links
+# with relro by default, Debian's swiftlang does not: lintian's hardening-no-relro on 13.) With the Swift stdlib static only libc,
 # GLib and libfprint are bound (bench.sh's figures stay within noise; lintian's
 # hardening-no-bindnow goes).
 "$SWIFT" build -c release --static-swift-stdlib --disable-local-rpath \
-    -Xswiftc -L"$STATIC_CXX" -Xswiftc -Xclang-linker -Xswiftc -static-libgcc -Xlinker -z -Xlinker now \
+    -Xswiftc -L"$STATIC_CXX" -Xswiftc -Xclang-linker -Xswiftc -static-libgcc -Xlinker -z -Xlinker relro -Xlinker -z -Xlinker now \
     ${LOCALEDIR:+-Xcc "-DTOUCHAUTH_LOCALEDIR=\"$LOCALEDIR\""}
 if ldd "$HELPER_BIN" | grep -Eq 'libstdc\+\+|libgcc_s'; then
     echo "build.sh: $HELPER_BIN still links libstdc++/libgcc_s dynamically" >&2; exit 1

@@ -16,7 +16,7 @@ case $DEBIAN_CODENAME in
     bullseye | bookworm) LIBCURL=libcurl4 ;;
     *) LIBCURL=libcurl4t64 ;;
 esac
-BUILD_PACKAGES="libfprint-2-dev libglib2.0-dev libpam0g-dev libsystemd-dev pkg-config make gcc g++ scdoc gettext"
+BUILD_PACKAGES="libfprint-2-dev libglib2.0-dev libpam0g-dev libsystemd-dev pkgconf make gcc g++ scdoc gettext"
 # A toolchain that is not Debian's (swift.org's tarball, at /opt/swift or $SWIFT) needs these:
 # the libraries swift-driver, swift-build and lld load, and what its links (also
 # --static-swift-stdlib) need. Measured in a `mmdebstrap --variant=apt bookworm` root
