@@ -26,15 +26,22 @@ case $CXX_ARCHIVE in /*) ;; *) echo "build.sh: no libstdc++.a (apt-get install g
 mkdir -p "$STATIC_CXX"
 ln -sfn "$CXX_ARCHIVE" "$STATIC_CXX/libstdc++.a"
 # -z relro -z now (full RELRO, as the module has): every dynamic symbol bound at start-up, the
-# GOT then read-only, for a helper that may be installed setuid. (swift.org's toolchain links
-# with relro by default, Debian's swiftlang does not: lintian's hardening-no-relro on 13.) With the Swift stdlib static only libc,
+# GOT then read-only, for a helper that may be installed setuid. Debian 13's ld.bfd (2.44)
+# writes no PT_GNU_RELRO for this link even when asked (the Swift metadata sections end up in
+# the writable segment); the lld that Debian's swiftlang ships does, so that toolchain links
+# with it. Checked below either way. With the Swift stdlib static only libc,
 # GLib and libfprint are bound (bench.sh's figures stay within noise; lintian's
 # hardening-no-bindnow goes).
-"$SWIFT" build -c release --static-swift-stdlib --disable-local-rpath \
+LINKER=()
+if is_debian_swift "$SWIFT"; then LINKER=(-Xswiftc -use-ld=lld); fi
+"$SWIFT" build -c release --static-swift-stdlib --disable-local-rpath "${LINKER[@]}" \
     -Xswiftc -L"$STATIC_CXX" -Xswiftc -Xclang-linker -Xswiftc -static-libgcc -Xlinker -z -Xlinker relro -Xlinker -z -Xlinker now \
     ${LOCALEDIR:+-Xcc "-DTOUCHAUTH_LOCALEDIR=\"$LOCALEDIR\""}
 if ldd "$HELPER_BIN" | grep -Eq 'libstdc\+\+|libgcc_s'; then
     echo "build.sh: $HELPER_BIN still links libstdc++/libgcc_s dynamically" >&2; exit 1
+fi
+if ! readelf -lW "$HELPER_BIN" | grep -q GNU_RELRO || ! readelf -dW "$HELPER_BIN" | grep -q BIND_NOW; then
+    echo "build.sh: $HELPER_BIN lacks full RELRO (PT_GNU_RELRO and BIND_NOW)" >&2; exit 1
 fi
 make -s -C pam HELPER_PATH="${HELPER_PATH:-/usr/libexec/touchauth/touchauth}" all
 make -s -C man all
