@@ -23,7 +23,7 @@ ensure_swift
 # debian/control names Debian's swiftlang; a toolchain from elsewhere (Debian 12 has none in its
 # archive) is the build profile pkg.touchauth.external-swift.
 PROFILES=()
-if ! is_debian_swift "$SWIFT"; then PROFILES=(-P pkg.touchauth.external-swift); fi
+if ! is_debian_swift "$SWIFT"; then PROFILES=(-Ppkg.touchauth.external-swift); fi
 cd "$ROOT"
 dpkg-checkbuilddeps "${PROFILES[@]}"
 VERSION=$(dpkg-parsechangelog -S Version)
