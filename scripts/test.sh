@@ -2,7 +2,7 @@
 # SPDX-License-Identifier: Apache-2.0
 # Runs the tests: Swift unit tests, the shim's C tests (built with warnings as errors), the
 # config parity of the two parsers, and the end-to-end tests with real libpam, pamtester,
-# pam_unix and libfprint's virtual sensor. Root on a fresh Debian 12; installs what it needs.
+# pam_unix and libfprint's virtual sensor. Root on a fresh Debian 12 or 13; installs what it needs.
 # scripts/test.sh --help says how to run some suites, or some checks of one.
 usage() {
     cat <<'EOF'
