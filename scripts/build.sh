@@ -4,9 +4,12 @@
 #   scripts/build.sh            -> .build/release/touchauth, pam/pam_touchauth.so
 # HELPER_PATH (default /usr/libexec/touchauth/touchauth) is compiled into the module, LOCALEDIR
 # (default /usr/share/locale) into the helper. Also man/*.[158] (scdoc) and po/*.mo (msgfmt).
-# Installs BUILD_PACKAGES and SWIFT_PACKAGES (the toolchain's own libraries, scripts/lib.sh).
+# Installs BUILD_PACKAGES, and the Swift toolchain's needs (ensure_swift, scripts/lib.sh: SWIFT=...,
+# else swift on PATH, else Debian's swiftlang, else /opt/swift; on Debian 13 swiftlang is
+# installed when none is found).
 source "$(dirname "$0")/lib.sh"
-ensure_packages $BUILD_PACKAGES $SWIFT_PACKAGES
+ensure_packages $BUILD_PACKAGES
+ensure_swift
 cd "$ROOT"
 # (SwiftPM warns "prohibited flag(s): -pthread" for glib's pkg-config line: harmless.)
 # --disable-local-rpath: no RUNPATH $ORIGIN in a binary that runs as root (it would search
@@ -19,18 +22,26 @@ cd "$ROOT"
 # archive. No library in libfprint's closure loads either one.
 STATIC_CXX="$ROOT/.build/static-cxx"
 CXX_ARCHIVE=$(gcc -print-file-name=libstdc++.a)
-case $CXX_ARCHIVE in /*) ;; *) echo "build.sh: no libstdc++.a (apt-get install libstdc++-12-dev)" >&2; exit 1 ;; esac
+case $CXX_ARCHIVE in /*) ;; *) echo "build.sh: no libstdc++.a (apt-get install g++)" >&2; exit 1 ;; esac
 mkdir -p "$STATIC_CXX"
 ln -sfn "$CXX_ARCHIVE" "$STATIC_CXX/libstdc++.a"
-# -z now (full RELRO, as the module has): every dynamic symbol bound at start-up, the GOT then
-# read-only, for a helper that may be installed setuid. With the Swift stdlib static only libc,
+# -z relro -z now (full RELRO, as the module has): every dynamic symbol bound at start-up, the
+# GOT then read-only, for a helper that may be installed setuid. Debian 13's ld.bfd (2.44)
+# writes no PT_GNU_RELRO for this link even when asked (the Swift metadata sections end up in
+# the writable segment); the lld that Debian's swiftlang ships does, so that toolchain links
+# with it. Checked below either way. With the Swift stdlib static only libc,
 # GLib and libfprint are bound (bench.sh's figures stay within noise; lintian's
 # hardening-no-bindnow goes).
-"$SWIFT" build -c release --static-swift-stdlib --disable-local-rpath \
-    -Xswiftc -L"$STATIC_CXX" -Xswiftc -Xclang-linker -Xswiftc -static-libgcc -Xlinker -z -Xlinker now \
+LINKER=()
+if is_debian_swift "$SWIFT"; then LINKER=(-Xswiftc -use-ld=lld); fi
+"$SWIFT" build -c release --static-swift-stdlib --disable-local-rpath "${LINKER[@]}" \
+    -Xswiftc -L"$STATIC_CXX" -Xswiftc -Xclang-linker -Xswiftc -static-libgcc -Xlinker -z -Xlinker relro -Xlinker -z -Xlinker now \
     ${LOCALEDIR:+-Xcc "-DTOUCHAUTH_LOCALEDIR=\"$LOCALEDIR\""}
 if ldd "$HELPER_BIN" | grep -Eq 'libstdc\+\+|libgcc_s'; then
     echo "build.sh: $HELPER_BIN still links libstdc++/libgcc_s dynamically" >&2; exit 1
+fi
+if ! readelf -lW "$HELPER_BIN" | grep -q GNU_RELRO || ! readelf -dW "$HELPER_BIN" | grep -q BIND_NOW; then
+    echo "build.sh: $HELPER_BIN lacks full RELRO (PT_GNU_RELRO and BIND_NOW)" >&2; exit 1
 fi
 make -s -C pam HELPER_PATH="${HELPER_PATH:-/usr/libexec/touchauth/touchauth}" all
 make -s -C man all

@@ -13,7 +13,8 @@
 # /build/touchauth. Downloaded .debs are kept there too (apt still installs every package).
 # The run is in a mount and a PID namespace of its own, the root pivoted to: /proc, /sys
 # (the cgroup2 hierarchy of the fake-logind suites), a private /dev (device nodes, a devpts of
-# its own), an empty /run and /opt/swift read-only; nothing it mounts or starts outlives it,
+# its own), an empty /run, /opt/swift read-only and the cache directory (debian13.sh keeps its
+# trixie roots there); nothing it mounts or starts outlives it,
 # and none of the host's processes are visible to it (its kills, pgrep and pkill see the
 # root's only). CI=true, stdin /dev/null, a clean environment.
 # Exit status: the command's. Prints how long each phase took (root, install+build, suites).
@@ -39,6 +40,7 @@ trap 'exit 130' INT TERM HUP
 ensure_packages mmdebstrap
 CACHE=${TOUCHAUTH_FRESH_CACHE:-/var/cache/touchauth}
 PRISTINE=$CACHE/bookworm-apt.tar
+TRIXIE_CACHE=$CACHE
 DEBS=$CACHE/debs
 mkdir -p "$CACHE" "$DEBS"
 
@@ -141,6 +143,11 @@ EOF
     mkdir -p -m 1777 "$r/run/lock"
     mount --bind /opt/swift "$r/opt/swift"
     mount -o remount,bind,ro "$r/opt/swift"
+    # The cache of the Debian 13 suite (tests/e2e/debian13.sh: its trixie-*.tar roots and
+    # downloads), the machine's, at the suite's default path, so that a run does not make the
+    # roots and fetch swiftlang (500 MB of .debs) again.
+    mkdir -p "$r/var/cache/touchauth"
+    mount --bind "$TRIXIE_CACHE" "$r/var/cache/touchauth"
     cd "$r"
     mkdir -p .oldroot
     pivot_root . .oldroot
@@ -179,7 +186,7 @@ RUN_START=$SECONDS
 exec 3> >(phases)
 PHASES=$!
 unshare --mount --pid --fork --propagation private --kill-child \
-    bash -c "$(declare -f enter); enter \"\$@\"" enter "$R" "$@" >&3 2>&3 &
+    bash -c "TRIXIE_CACHE=$TRIXIE_CACHE; $(declare -f enter); enter \"\$@\"" enter "$R" "$@" >&3 2>&3 &
 UNSHARE=$!
 exec 3>&-
 trap 'kill -KILL "$UNSHARE" 2>/dev/null; wait "$PHASES"; exit 130' INT TERM HUP

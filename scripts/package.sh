@@ -11,17 +11,21 @@
 #   touchauth_<version>_<arch>.buildinfo, .changes, .build (the build's log)
 # The version is debian/changelog's. As root it installs the Build-Depends that are missing; the
 # Swift toolchain is found as scripts/build.sh finds it (SWIFT=..., else swift on PATH, else
-# /opt/swift/usr/bin/swift).
+# Debian's swiftlang, else /opt/swift/usr/bin/swift; on Debian 13 swiftlang is installed when
+# none is found); one that is not Debian's swiftlang is built with the profile
+# pkg.touchauth.external-swift (debian/control).
 #   scripts/package.sh
 #   apt-get install ./dist/touchauth_*.deb ; apt-get purge touchauth
 source "$(dirname "$0")/lib.sh"
 # debian/control's Build-Depends are BUILD_PACKAGES (tests/e2e/install.sh checks they agree).
 ensure_packages $BUILD_PACKAGES debhelper dpkg-dev build-essential
-if ! "$SWIFT" --version >/dev/null 2>&1; then
-    echo "package.sh: no Swift toolchain at '$SWIFT' (set SWIFT=/path/to/usr/bin/swift)" >&2; exit 1
-fi
+ensure_swift
+# debian/control names Debian's swiftlang; a toolchain from elsewhere (Debian 12 has none in its
+# archive) is the build profile pkg.touchauth.external-swift.
+PROFILES=()
+if ! is_debian_swift "$SWIFT"; then PROFILES=(-Ppkg.touchauth.external-swift); fi
 cd "$ROOT"
-dpkg-checkbuilddeps
+dpkg-checkbuilddeps "${PROFILES[@]}"
 VERSION=$(dpkg-parsechangelog -S Version)
 ARCH=$(dpkg --print-architecture)
 DIST="$ROOT/dist"
@@ -42,7 +46,7 @@ else
 fi
 
 mkdir -p "$DIST"
-if ! (cd "$SRC" && dpkg-buildpackage -us -uc -b) > "$WORK/$NAME.build" 2>&1; then
+if ! (cd "$SRC" && dpkg-buildpackage -us -uc -b "${PROFILES[@]}") > "$WORK/$NAME.build" 2>&1; then
     tail -n 40 "$WORK/$NAME.build"
     cp "$WORK/$NAME.build" "$DIST/"
     echo "package.sh: dpkg-buildpackage failed (the log: dist/$NAME.build)" >&2

@@ -2,7 +2,7 @@
 # SPDX-License-Identifier: Apache-2.0
 # Runs the tests: Swift unit tests, the shim's C tests (built with warnings as errors), the
 # config parity of the two parsers, and the end-to-end tests with real libpam, pamtester,
-# pam_unix and libfprint's virtual sensor. Root on a fresh Debian 12; installs what it needs.
+# pam_unix and libfprint's virtual sensor. Root on a fresh Debian 12 or 13; installs what it needs.
 # scripts/test.sh --help says how to run some suites, or some checks of one.
 usage() {
     cat <<'EOF'
@@ -68,6 +68,7 @@ suites() {
     $f demo counted "e2e: scripts/demo.sh tells the story its headings say (each step's outcome)" tests/e2e/demo.sh
     $f fprintd counted "e2e: fprintd interop both ways (real fprintd, private bus, dbusmock polkit)" tests/e2e/fprintd.sh
     $f install counted "e2e: install, pam-auth-update, real /etc/pam.d, translations, man, uninstall, the .deb built by dpkg-buildpackage" tests/e2e/install.sh
+    $f debian13 counted "e2e: Debian 13 (trixie roots, mmdebstrap): the .deb built with Debian's swiftlang, lintian; real sudo, su, sshd, lockout, pam-auth-update, purge there" tests/e2e/debian13.sh
 }
 # The suites whose checks a filter can pick: the e2e suites count through check() in
 # tests/e2e/lib.sh (which reads TOUCHAUTH_CHECK_FILTER), swift through swift test --filter.
@@ -189,6 +190,7 @@ run_suite() {
 swift_unit_tests() {
     local args=()
     [ -n "${TOUCHAUTH_CHECK_FILTER:-}" ] && args=(--filter "$TOUCHAUTH_CHECK_FILTER")
+    ensure_swift || { echo "0 passed, 1 failed"; return 1; }
     set +e
     "$SWIFT" test "${args[@]}" 2>&1 | grep -v 'prohibited flag' | tee "$LOG.swift"
     local rc=${PIPESTATUS[0]}

@@ -11,7 +11,7 @@ while IFS= read -r f; do
     case $f in tests/config/* | */corpus/*) continue ;; esac
     case $f in
         *.c | *.h | *.swift | *.modulemap | *.map | *.sh | *.py | *.bash | *.zsh | Makefile | */Makefile | .ci/run | \
-            debian/rules | debian/postinst | debian/prerm | debian/postrm) ;;
+            debian/rules | debian/postinst | debian/prerm | debian/postrm | debian/tests/*) ;;
         *) continue ;;
     esac
     swept=$((swept + 1))

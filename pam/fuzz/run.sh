@@ -8,7 +8,7 @@
 set -uo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 seconds=${1:-${FUZZ_SECONDS:-30}}
-CLANG=${CLANG:-$(ls /opt/swift/usr/bin/clang 2>/dev/null || command -v clang)}
+CLANG=${CLANG:-$(ls /opt/swift/usr/bin/clang 2>/dev/null || command -v clang || ls /usr/libexec/swift/bin/clang 2>/dev/null)}
 [ -n "$CLANG" ] || { echo "no clang"; echo "0 passed, 1 failed"; exit 1; }
 work=$(mktemp -d /tmp/touchauth-fuzz.XXXXXX)
 trap 'rm -rf "$work"; rmdir "$here/crashes" 2>/dev/null' EXIT

@@ -279,11 +279,16 @@ echo "# the .deb"
 OUT=$(cat "$ROOT/LICENSE" 2>&1)
 check "LICENSE is the Apache-2.0 text Debian ships (/usr/share/common-licenses/Apache-2.0)" \
     cmp -s "$ROOT/LICENSE" /usr/share/common-licenses/Apache-2.0
-# debian/control's Build-Depends are what build.sh installs, less what build-essential brings.
-OUT=$(diff <(printf '%s\n' $BUILD_PACKAGES | grep -vx -e gcc -e make | sort) \
-    <(sed -n '/^Build-Depends:/,/^[A-Z]/s/^ \([a-z0-9][a-z0-9.+-]*\).*/\1/p' "$ROOT/debian/control" |
+# debian/control's Build-Depends are what build.sh installs, less what build-essential brings,
+# and the Swift toolchain: Debian's swiftlang unless the profile says it comes from elsewhere.
+BUILD_DEPENDS=$(sed -n '/^Build-Depends:/,/^[A-Z]/s/^ \([a-z0-9][a-z0-9.+-]*\)/\1/p' "$ROOT/debian/control")
+OUT=$(diff <(printf '%s\n' $BUILD_PACKAGES | grep -vx -e gcc -e g++ -e make | sort) \
+    <(grep -v '<!pkg.touchauth.external-swift>' <<<"$BUILD_DEPENDS" | sed 's/[ ,(].*//' |
       grep -vx debhelper-compat | sort) 2>&1)
-check "debian/control's Build-Depends are scripts/lib.sh's BUILD_PACKAGES (less gcc, make)" test -z "$OUT"
+check "debian/control's Build-Depends are scripts/lib.sh's BUILD_PACKAGES (less gcc, g++, make)" test -z "$OUT"
+OUT=$BUILD_DEPENDS
+check "debian/control's Build-Depends: swiftlang <!pkg.touchauth.external-swift> (the only profiled one)" \
+    test "$(grep '<!' <<<"$BUILD_DEPENDS")" = "swiftlang <!pkg.touchauth.external-swift>,"
 OUT=$("$ROOT/scripts/package.sh" 2>&1)
 check "package.sh builds the .deb" test $? -eq 0
 VERSION=$(dpkg-parsechangelog -l "$ROOT/debian/changelog" -S Version)

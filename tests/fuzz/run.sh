@@ -11,14 +11,15 @@ set -uo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 root=$(cd "$here/../.." && pwd)
 seconds=${1:-${FUZZ_SECONDS:-30}}
-SWIFTC=${SWIFTC:-$(ls /opt/swift/usr/bin/swiftc 2>/dev/null || command -v swiftc)}
+SWIFTC=${SWIFTC:-$(ls /opt/swift/usr/bin/swiftc 2>/dev/null || command -v swiftc || ls /usr/libexec/swift/bin/swiftc)}
 work=$(mktemp -d /tmp/touchauth-fuzz.XXXXXX)
 trap 'rm -rf "$work"; rmdir "$here/crashes" 2>/dev/null' EXIT
 passed=0 failed=0
 
 # The core's Config is a view of the shim's C parser (Package.swift's CConfig: pam/config*.c,
 # its module map in pam/include), built here with the same sanitizers.
-CLANG=${CLANG:-$(dirname "$SWIFTC")/clang}
+# The clang beside the compiler: /usr/bin/swiftc of Debian's swiftlang is a link into /usr/libexec/swift/bin.
+CLANG=${CLANG:-$(dirname "$(readlink -f "$SWIFTC")")/clang}
 config_objects=()
 for c in config config_parse config_file; do
     "$CLANG" -c -g -O1 -D_GNU_SOURCE -fsanitize=fuzzer-no-link,address "$root/pam/$c.c" \
