@@ -337,13 +337,16 @@ OUT=$(head -n 1 "$ROOT/debian/changelog" 2>/dev/null || echo "touchauth ($VERSIO
 check "debian/changelog (if any) starts with this version" eval 'grep -Eq "^touchauth \($VERSION[-)~+]" <<<"$OUT"'
 # The package's version is debian/changelog's (dpkg takes it from nowhere else; package.sh names
 # its files by it): debian/rules' build refuses a changelog that says another than version.h.
+# The rule reads the version through dpkg's pkg-info.mk (DEB_VERSION) when make runs, so the
+# command is expanded again in the directory whose changelog it must refuse.
 RULES_CHECK=$(make -s -n -f "$ROOT/debian/rules" override_dh_auto_build | grep 'version.h')
 OUT="debian/rules: $RULES_CHECK"
 check "debian/rules' version check passes here (changelog = pam/version.h)" \
     eval '[ -n "$RULES_CHECK" ] && (cd "$ROOT" && sh -c "$RULES_CHECK")'
 check "...and fails on a changelog that says another version" \
     eval '! (cd "$T" && mkdir -p vcheck/debian vcheck/pam && cp "$ROOT/pam/version.h" vcheck/pam/ \
-        && sed "1s/($VERSION/(9.9.9/" "$ROOT/debian/changelog" > vcheck/debian/changelog && cd vcheck && sh -c "$RULES_CHECK")'
+        && sed "1s/($VERSION/(9.9.9/" "$ROOT/debian/changelog" > vcheck/debian/changelog && cd vcheck \
+        && sh -c "$(make -s -n -f "$ROOT/debian/rules" override_dh_auto_build | grep version.h)")'
 
 echo "# the command's own output in the user's language (catalogs installed as install.sh installs them)"
 STAGE="$T/stage"
