@@ -6,7 +6,8 @@
 #   scripts/fresh-root.sh [TEST.SH ARGS...]     bash scripts/test.sh ARGS in a fresh copy
 #   scripts/fresh-root.sh --run CMD [ARG...]    CMD ARGS there instead (cwd: the checkout)
 # Options before those: --keep (leave the copy, print its path), --root DIR (reuse a kept copy:
-# its packages and .build stay, the checkout is copied over again).
+# its packages and .build stay, the checkout is copied over again), --release trixie (a fresh
+# Debian 13 instead, with no /opt/swift: the scripts must install Debian's swiftlang).
 # As root. The pristine root is made once (about 35 s) and cached as a tarball in
 # $TOUCHAUTH_FRESH_CACHE (default /var/cache/touchauth; remade after 7 days); each run unpacks a
 # copy, with the checkout (git's files: tracked and new, not the ignored build output) at
@@ -21,10 +22,12 @@
 source "$(dirname "$0")/lib.sh"
 SRC=$ROOT
 
-KEEP="" REUSE=""
+KEEP="" REUSE="" RELEASE=bookworm
 while [ $# -gt 0 ]; do
     case $1 in
         --keep) KEEP=1; shift ;;
+        --release) RELEASE=$2; shift 2
+            case $RELEASE in bookworm | trixie) ;; *) echo "fresh-root.sh: --release bookworm or trixie" >&2; exit 2 ;; esac ;;
         --root) REUSE=$2; KEEP=1; shift 2 ;;
         *) break ;;
     esac
@@ -32,16 +35,17 @@ done
 if [ "${1:-}" = --run ]; then shift; [ $# -gt 0 ] || { echo "fresh-root.sh: --run needs a command" >&2; exit 2; }
 else set -- bash scripts/test.sh "$@"; fi
 [ "$(id -u)" -eq 0 ] || { echo "fresh-root.sh: run as root" >&2; exit 2; }
-[ -x /opt/swift/usr/bin/swift ] || { echo "fresh-root.sh: no Swift toolchain at /opt/swift" >&2; exit 2; }
+[ "$RELEASE" != bookworm ] || [ -x /opt/swift/usr/bin/swift ] || { echo "fresh-root.sh: no Swift toolchain at /opt/swift" >&2; exit 2; }
 
 START=$SECONDS
 # A signal ends the run through the EXIT trap (cleanup), after the step in the foreground.
 trap 'exit 130' INT TERM HUP
 ensure_packages mmdebstrap
 CACHE=${TOUCHAUTH_FRESH_CACHE:-/var/cache/touchauth}
-PRISTINE=$CACHE/bookworm-apt.tar
+PRISTINE=$CACHE/$RELEASE-apt.tar
 TRIXIE_CACHE=$CACHE
 DEBS=$CACHE/debs
+[ "$RELEASE" = bookworm ] || DEBS=$CACHE/debs-$RELEASE
 mkdir -p "$CACHE" "$DEBS"
 
 # The pristine root: Debian's archive as a container image's sources have it (main, updates,
@@ -50,12 +54,12 @@ make_pristine() {
     exec 9> "$CACHE/lock"
     flock 9
     if [ -s "$PRISTINE" ] && [ -z "$(find "$PRISTINE" -mtime +7)" ]; then return 0; fi
-    echo "fresh-root: making the pristine root (mmdebstrap --variant=apt bookworm)"
+    echo "fresh-root: making the pristine root (mmdebstrap --variant=apt $RELEASE)"
     rm -f "$CACHE/new.tar"
-    mmdebstrap --variant=apt --format=tar --quiet bookworm "$CACHE/new.tar" \
-        "deb http://deb.debian.org/debian bookworm main" \
-        "deb http://deb.debian.org/debian bookworm-updates main" \
-        "deb http://deb.debian.org/debian-security bookworm-security main"
+    mmdebstrap --variant=apt --format=tar --quiet "$RELEASE" "$CACHE/new.tar" \
+        "deb http://deb.debian.org/debian $RELEASE main" \
+        "deb http://deb.debian.org/debian $RELEASE-updates main" \
+        "deb http://deb.debian.org/debian-security $RELEASE-security main"
     mv "$CACHE/new.tar" "$PRISTINE"
 }
 
@@ -141,8 +145,10 @@ EOF
     # its packages' postinsts made there (/run/dbus, /run/systemd), as a machine not rebooted.
     mount --bind "$(dirname "$r")/run" "$r/run"
     mkdir -p -m 1777 "$r/run/lock"
-    mount --bind /opt/swift "$r/opt/swift"
-    mount -o remount,bind,ro "$r/opt/swift"
+    if [ "$RELEASE" = bookworm ]; then
+        mount --bind /opt/swift "$r/opt/swift"
+        mount -o remount,bind,ro "$r/opt/swift"
+    fi
     # The cache of the Debian 13 suite (tests/e2e/debian13.sh: its trixie-*.tar roots and
     # downloads), the machine's, at the suite's default path, so that a run does not make the
     # roots and fetch swiftlang (500 MB of .debs) again.
@@ -186,7 +192,7 @@ RUN_START=$SECONDS
 exec 3> >(phases)
 PHASES=$!
 unshare --mount --pid --fork --propagation private --kill-child \
-    bash -c "TRIXIE_CACHE=$TRIXIE_CACHE; $(declare -f enter); enter \"\$@\"" enter "$R" "$@" >&3 2>&3 &
+    bash -c "TRIXIE_CACHE=$TRIXIE_CACHE RELEASE=$RELEASE; $(declare -f enter); enter \"\$@\"" enter "$R" "$@" >&3 2>&3 &
 UNSHARE=$!
 exec 3>&-
 trap 'kill -KILL "$UNSHARE" 2>/dev/null; wait "$PHASES"; exit 130' INT TERM HUP

@@ -38,9 +38,16 @@ case_name=
 guard=
 
 ok() { passed=$((passed + 1)); }
+# fail WHY [LOG]: one failed check; LOG's lines are shown under it.
 fail() {
 	failed=$((failed + 1))
-	echo "FAIL: $case_name: $*"
+	echo "FAIL: $case_name: $1"
+	[ -z "${2:-}" ] || sed 's/^/    /' "$2"
+	# scripts/mutate.sh: the first failure is the verdict (as check() in tests/e2e/lib.sh).
+	if [ -n "${TOUCHAUTH_FAIL_FAST:-}" ]; then
+		echo "stopped at the first failure (TOUCHAUTH_FAIL_FAST)"
+		exit 1
+	fi
 }
 
 MSG_SUCCESS="pamtester: successfully authenticated"
@@ -110,8 +117,7 @@ expect_code() {
 	user_unknown) want=$MSG_USER_UNKNOWN want_rc=1 ;;
 	esac
 	if [ "$rc" -eq "$want_rc" ] && saw "$want"; then ok; else
-		fail "want $1 (rc $want_rc), got rc $rc:"
-		sed 's/^/    /' "$tmp/out/$case_name.log"
+		fail "want $1 (rc $want_rc), got rc $rc:" "$tmp/out/$case_name.log"
 	fi
 }
 expect_ran() {

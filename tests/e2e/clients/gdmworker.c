@@ -121,6 +121,15 @@ struct item {
 	const char *value;
 };
 
+/*
+ * Closed by a worker once its pam_start returned: the daemon starts the next worker only then.
+ * pam_wrapper copies the service directory into /tmp/pam.X inside pam_start, and two copies
+ * begun in the same instant race for one name: the loser ends with no service file ("no
+ * modules loaded"), a failure of the test's harness, not of the module (seen in clients_gdm.sh).
+ * GDM itself opens the two conversations one after the other.
+ */
+static int ready_fd = -1;
+
 /* One gdm-session-worker: returns 0 when it verified the user. */
 static int worker(const char *service, const char *user, const char *answers,
 		  const struct item *items, int nitems)
@@ -130,7 +139,12 @@ static int worker(const char *service, const char *user, const char *answers,
 	int flags = 0, rc;
 
 	service_name = service;
-	if (pam_start(service, user, &conv, &pamh) != PAM_SUCCESS) {
+	rc = pam_start(service, user, &conv, &pamh);
+	if (ready_fd >= 0) {
+		close(ready_fd);
+		ready_fd = -1;
+	}
+	if (rc != PAM_SUCCESS) {
 		printf("[%s] pam_start failed\n", service);
 		return 1;
 	}
@@ -195,13 +209,13 @@ int main(int argc, char **argv)
 
 	/* The daemon: one worker per conversation, started together. */
 	for (int j = i + 1; j < argc; j++, n++) {
-		int p[2];
+		int p[2], ready[2];
 		char *eq = strchr(argv[j], '=');
 
 		if (eq != NULL)
 			*eq = '\0';
 		services[n] = argv[j];
-		if (pipe(p) != 0)
+		if (pipe(p) != 0 || pipe(ready) != 0)
 			return 2;
 		pids[n] = fork();
 		if (pids[n] < 0)
@@ -210,6 +224,8 @@ int main(int argc, char **argv)
 			char verdict;
 
 			close(p[0]);
+			close(ready[0]);
+			ready_fd = ready[1];
 			(void)prctl(PR_SET_PDEATHSIG, SIGTERM); /* gdm-session-worker-job.c */
 			signal(SIGTERM, on_sigterm);
 			verdict = worker(argv[j], argv[i], eq != NULL ? eq + 1 : NULL, items, nitems) == 0
@@ -219,6 +235,14 @@ int main(int argc, char **argv)
 			_exit(verdict == 'V' ? 0 : 1);
 		}
 		close(p[1]);
+		close(ready[1]);
+		{
+			char c;
+
+			while (read(ready[0], &c, 1) < 0 && errno == EINTR)
+				;
+		}
+		close(ready[0]);
 		fds[n] = p[0];
 		printf("gdm: worker for %s started, pid %d\n", services[n], (int)pids[n]);
 	}
