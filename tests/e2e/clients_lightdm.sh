@@ -28,6 +28,7 @@ for tool in lightdm lightdm-gtk-greeter dbus-daemon unshare Xvfb xdotool import 
 done
 
 CG=$(cgroup2_dir)
+run_systemd_dir
 two_users
 TIMEOUT=6                       # the fingerprint's timeout here (30 s by default)
 mkdir -m 0700 "$T/state"

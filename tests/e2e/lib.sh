@@ -37,6 +37,13 @@ cgroup2_dir() {
     return 1
 }
 
+# run_systemd_dir: the mount point the fake logind's suites bind their /run/systemd over. A
+# machine that never had systemd installed (a fresh minimal root) has none until some package
+# makes it, so a suite run alone there failed where it passed after the others. Made empty if
+# missing: sd_booted() looks for /run/systemd/system and sd-login for seats/ and sessions/, so an
+# empty directory means "no logind", as no directory does. /run is a tmpfs: gone at the next boot.
+run_systemd_dir() { [ -d /run/systemd ] || mkdir -m 0755 /run/systemd; }
+
 make_user() {  # make_user NAME PASSWORD: a local account pam_unix can check
     id "$1" >/dev/null 2>&1 || useradd -M -s /usr/sbin/nologin "$1"
     echo "$1:$2" | chpasswd

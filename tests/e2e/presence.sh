@@ -23,6 +23,7 @@ done
 
 # cgroup2, where sd-login reads a process's session: hybrid (this VM) or unified.
 CG=$(cgroup2_dir) || { echo "no cgroup2 hierarchy"; echo "0 passed, 1 failed"; exit 1; }
+run_systemd_dir
 
 PAM_NO_DISPLAY=1            # pam() adds no display item: every case says what it has
 export PAM_WRAPPER_DEBUGLEVEL=2   # the module's debug syslog lines in pamtester's output
