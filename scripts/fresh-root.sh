@@ -42,7 +42,9 @@ START=$SECONDS
 trap 'exit 130' INT TERM HUP
 ensure_packages mmdebstrap
 CACHE=${TOUCHAUTH_FRESH_CACHE:-/var/cache/touchauth}
-PRISTINE=$CACHE/$RELEASE-apt.tar
+# (trixie-fresh.tar: tests/e2e/debian13.sh keeps a trixie-apt.tar of its own, with its clients.)
+PRISTINE=$CACHE/bookworm-apt.tar
+[ "$RELEASE" = bookworm ] || PRISTINE=$CACHE/$RELEASE-fresh.tar
 TRIXIE_CACHE=$CACHE
 DEBS=$CACHE/debs
 [ "$RELEASE" = bookworm ] || DEBS=$CACHE/debs-$RELEASE
