@@ -23,10 +23,10 @@ struct spawn {
 	int chld_saved;
 };
 
-#define SPAWN_INIT                                                                                 \
-	{                                                                                          \
-		.pid = -1, .to_child = -1, .from_child = -1                                        \
-	}
+/* Kept out of clang-format: 14 (Debian 12) and 19 (Debian 13) lay out a braced macro apart. */
+/* clang-format off */
+#define SPAWN_INIT { .pid = -1, .to_child = -1, .from_child = -1 }
+/* clang-format on */
 
 /* CLOCK_MONOTONIC seconds from now; milliseconds left until it (0 once passed). */
 struct timespec deadline_after(int seconds);
