@@ -28,6 +28,9 @@ TEST_PACKAGES="clang-format pamtester libpam-wrapper libpam-modules python3 pyth
 # umount (mount), pgrep and ps (procps), git (tests/spdx.sh asks git for the file list),
 # build-essential (dpkg-buildpackage's implicit build dependency: install.sh builds the .deb).
 TEST_PACKAGES+=" mount procps git build-essential"
+# Essential on Debian 12, no longer on 13 (a minimal trixie root has neither): useradd and
+# chpasswd (passwd: every suite's test users), /bin/login and /etc/pam.d/login (login).
+TEST_PACKAGES+=" passwd login"
 
 # ensure_packages PKG...: apt-get install the ones not installed yet (one apt-get update first).
 # ensure_packages_no_start PACKAGE...: ensure_packages with a policy-rc.d that exits 101 while it
