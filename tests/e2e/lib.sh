@@ -42,7 +42,10 @@ cgroup2_dir() {
 # makes it, so a suite run alone there failed where it passed after the others. Made empty if
 # missing: sd_booted() looks for /run/systemd/system and sd-login for seats/ and sessions/, so an
 # empty directory means "no logind", as no directory does. /run is a tmpfs: gone at the next boot.
+# The same for /run/dbus (the suites that run their own system bus bind a tmpfs over it): Debian
+# 13's dbus makes it only when the daemon starts, which a test machine's policy-rc.d forbids.
 run_systemd_dir() { [ -d /run/systemd ] || mkdir -m 0755 /run/systemd; }
+run_dbus_dir() { [ -d /run/dbus ] || mkdir -m 0755 /run/dbus; }
 
 make_user() {  # make_user NAME PASSWORD: a local account pam_unix can check
     id "$1" >/dev/null 2>&1 || useradd -M -s /usr/sbin/nologin "$1"
