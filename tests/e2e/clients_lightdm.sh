@@ -29,7 +29,6 @@ done
 
 CG=$(cgroup2_dir)
 run_systemd_dir
-run_dbus_dir
 two_users
 TIMEOUT=6                       # the fingerprint's timeout here (30 s by default)
 mkdir -m 0700 "$T/state"
