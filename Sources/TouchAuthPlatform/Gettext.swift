@@ -16,16 +16,20 @@ package enum Gettext {
     /// at `dgettext`. Run once, at start-up, after the environment is sanitized and before any
     /// other thread.
     ///
-    /// `languageInC`: the command line honours LANGUAGE even when the locale is C or POSIX
-    /// (`LANGUAGE=zh_CN touchauth status` from a shell without LANG), where glibc ignores it;
-    /// the messages are UTF-8 anyway. The prompts (pam-verify) keep glibc's rule, as the asking
-    /// program's own messages do.
+    /// `languageInC`: the command line honours LANGUAGE even when the locale is C, POSIX or
+    /// C.UTF-8 (`LANGUAGE=zh_CN touchauth status` from a shell without LANG), where glibc ignores
+    /// it; the messages are UTF-8 anyway. glibc will not look LANGUAGE up in any C locale (2.41,
+    /// Debian 13, treats C.UTF-8 like C too), so the catalog is read by `MoCatalog` then. The
+    /// prompts (pam-verify) keep glibc's rule, as the asking program's own messages do.
     package static func start(languageInC: Bool = false) {
         // Only LC_MESSAGES: numbers, collation and the rest stay "C" for the helper's own work.
         guard let chosen = setlocale(LC_MESSAGES, "") else { return }
         let name = String(cString: chosen)
-        if languageInC, name == "C" || name == "POSIX", let language = getenv("LANGUAGE"), language.pointee != 0 {
-            _ = setlocale(LC_MESSAGES, "C.UTF-8")
+        if languageInC, name == "C" || name == "POSIX" || name.hasPrefix("C."), let language = getenv("LANGUAGE"),
+            language.pointee != 0
+        {
+            if let catalog = ownCatalog(language: String(cString: language)) { Message.catalog = { catalog.lookup($0) } }
+            return
         }
         guard bindtextdomain(domain, touchauth_localedir) != nil,
             bind_textdomain_codeset(domain, "UTF-8") != nil
@@ -41,6 +45,21 @@ package enum Gettext {
                 return text.isEmpty ? nil : text
             }
         }
+    }
+}
+
+extension Gettext {
+    /// The first of LANGUAGE's languages with a catalog of ours, in gettext's order
+    /// (`MoCatalog.candidates`: names that could leave the locale directory are never tried),
+    /// read as a trusted file (root's, no link, at most 1 MiB: ours are about 20 KB).
+    static func ownCatalog(language: String) -> MoCatalog? {
+        for name in MoCatalog.candidates(language: language) {
+            let path = String(cString: touchauth_localedir) + "/\(name)/LC_MESSAGES/\(domain).mo"
+            if let bytes = try? Files.readTrustedFile(path, maxBytes: 1 << 20), let catalog = MoCatalog(bytes: bytes) {
+                return catalog
+            }
+        }
+        return nil
     }
 }
 

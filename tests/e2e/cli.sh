@@ -377,6 +377,13 @@ in_locale LANGUAGE=zh_CN -- --help
 check "zh_CN: --help in Chinese, the synopses as they are" eval 'rc_is 0 && has "用法：" && has "  touchauth enroll [--user USER]"'
 in_locale LANGUAGE=zh_TW -- frobnicate
 check "zh_TW: unknown command in Traditional Chinese" eval 'rc_is 2 && has "未知的命令「frobnicate」"'
+# In the C locales glibc ignores LANGUAGE (2.41 in C.UTF-8 too): the command reads the catalog
+# itself then, and LANGUAGE becomes a path. A catalog placed outside the locale directory is
+# never read: the names that would reach it are refused.
+mkdir -p "$T/evil/LC_MESSAGES" && cp "$STAGE/usr/share/locale/zh_CN/LC_MESSAGES/touchauth.mo" "$T/evil/LC_MESSAGES/"
+in_locale "LANGUAGE=../../../..$T/evil:zh_CN/../../../..$T/evil" -- status "$TUSER" --config "$C"
+check "LANGUAGE naming a catalog outside the locale directory (../, /) -> not read: English" \
+    eval 'rc_is 0 && has "strikes: 0 in a row"'
 cli doctor --user "$TUSER" --pam-dir "$T/pamd" --config "$T/doctor.conf"; DOCTOR_C=$(tail -n 1 "$T/cli.out")
 in_locale LANGUAGE=zh_CN -- doctor --user "$TUSER" --pam-dir "$T/pamd" --config "$T/doctor.conf"
 check "zh_CN doctor: details in Chinese, levels and check names as they are" has "OK   lockout: $TUSER：未锁定"
