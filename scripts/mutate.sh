@@ -48,6 +48,7 @@ MAP=(
     "pam/config*|c config-shim config-perms"
     "pam/options.c|c core"
     "pam/*|c core fake-helpers"
+    "Sources/TouchAuthCore/MoCatalog.swift|swift cli"
     "Sources/TouchAuthCore/*|swift core terminal slow-disk lockout"
     "Sources/TouchAuthPAM/*|swift core stacks terminal security unprivileged slow-disk lockout"
     "Sources/TouchAuthCommands/*|swift cli lockout"
