@@ -378,11 +378,16 @@ check "zh_CN: --help in Chinese, the synopses as they are" eval 'rc_is 0 && has 
 in_locale LANGUAGE=zh_TW -- frobnicate
 check "zh_TW: unknown command in Traditional Chinese" eval 'rc_is 2 && has "未知的命令「frobnicate」"'
 # In the C locales glibc ignores LANGUAGE (2.41 in C.UTF-8 too): the command reads the catalog
-# itself then, and LANGUAGE becomes a path. A catalog placed outside the locale directory is
-# never read: the names that would reach it are refused.
-mkdir -p "$T/evil/LC_MESSAGES" && cp "$STAGE/usr/share/locale/zh_CN/LC_MESSAGES/touchauth.mo" "$T/evil/LC_MESSAGES/"
-in_locale "LANGUAGE=../../../..$T/evil:zh_CN/../../../..$T/evil" -- status "$TUSER" --config "$C"
-check "LANGUAGE naming a catalog outside the locale directory (../, /) -> not read: English" \
+# itself then, and LANGUAGE's names become paths. A value with a "/" never reaches it (the
+# helper keeps only locale-like values); ".." has none and names the locale directory's parent:
+# a catalog there (here /usr/share, a copy in a private mount) is never read.
+mkdir -p "$T/share/LC_MESSAGES"
+cp -a "$STAGE/usr/share/locale" "$T/share/locale"
+cp "$STAGE/usr/share/locale/zh_CN/LC_MESSAGES/touchauth.mo" "$T/share/LC_MESSAGES/"
+unshare -m sh -c 'mount --bind "$1" /usr/share && shift && exec "$@"' sh "$T/share" \
+    env -i LANGUAGE=..:.:zh "$HELPER" status "$TUSER" --config "$C" > "$T/cli.out" 2>&1
+RC=$?; OUT=$(cat "$T/cli.out")
+check "LANGUAGE=..:.:zh (names that leave the locale directory; a language with no catalog) -> no catalog read: English" \
     eval 'rc_is 0 && has "strikes: 0 in a row"'
 cli doctor --user "$TUSER" --pam-dir "$T/pamd" --config "$T/doctor.conf"; DOCTOR_C=$(tail -n 1 "$T/cli.out")
 in_locale LANGUAGE=zh_CN -- doctor --user "$TUSER" --pam-dir "$T/pamd" --config "$T/doctor.conf"

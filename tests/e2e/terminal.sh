@@ -306,10 +306,75 @@ signal_at_prompt sudo "$SUDO_RUN" sudo KILL
 check "sudo signalled with SIGKILL at the prompt -> the command did not run" eval '! ran'
 tm send-keys -t t:sudo "stty sane" Enter
 
-echo "# login (shadow's, run by root with the name given, as getty runs it): the same"
-ctrl_c login "login $TUSER"
-enter_then_password login "login $TUSER"
-finger login "login $TUSER"
+if ! login --version 2>/dev/null | grep -q util-linux; then
+    echo "# login (shadow's, run by root with the name given, as getty runs it): the same"
+    ctrl_c login "login $TUSER"
+    enter_then_password login "login $TUSER"
+    finger login "login $TUSER"
+else
+    echo "# login (util-linux's, Debian 13's; exec'd with the name given, as getty leaves it): the same"
+    # util-linux's login hangs up its terminal (vhangup) before it asks: a shell that started it
+    # dies of that SIGHUP (the window with it, and login is left an orphan). getty execs login,
+    # so login is the terminal's session leader: it ignores that SIGHUP and takes the terminal
+    # back. Here login is likewise exec'd as a window's own process; the window stays when it
+    # ends (remain-on-exit), with its screen and status. No `stty -g` after: the terminal ends
+    # with login (getty sets up a new one for the next person).
+    tm set-option -g remain-on-exit on > /dev/null
+    getty_start() {
+        rm -f "$SOCK"
+        tm kill-window -t t:getty 2> /dev/null || true
+        tm new-window -d -t t -n getty "exec login $TUSER"
+    }
+    getty_finish() {  # until login ended: OUT its screen, GETTY_RC its status (128+N: signal N)
+        local deadline=$(($(now_ms) + 15000)) sig
+        until [ "$(tm display -p -t t:getty '#{pane_dead}')" = 1 ]; do
+            [ "$(now_ms)" -lt "$deadline" ] || break
+            sleep 0.01
+        done
+        sig=$(tm display -p -t t:getty '#{pane_dead_signal}')
+        if [ -n "$sig" ] && [ "$sig" != 0 ]; then GETTY_RC=$((128 + sig)); else GETTY_RC=$(tm display -p -t t:getty '#{pane_dead_status}'); fi
+        OUT=$(screen getty)
+    }
+    no_helper_at_all() { ! pgrep -x touchauth > /dev/null; }
+    # The control: Ctrl-C at login's own password prompt (after Enter at ours).
+    getty_start
+    wait_for getty "$PROMPT"
+    tm send-keys -t t:getty Enter
+    wait_for getty "Password:"
+    tm send-keys -t t:getty C-c
+    getty_finish
+    OWN_RC=$GETTY_RC
+    echo "#   (login after Ctrl-C at its own password prompt: status $OWN_RC)"
+    check "(control) login Ctrl-C at its own password prompt -> it ended, not authenticated" \
+        eval '[ -n "$OWN_RC" ] && lacks "$AUTHENTICATED"'
+    getty_start
+    wait_for getty "$PROMPT"
+    OUT=$(screen getty)
+    check "login -> the fingerprint prompt with the hint" has "$HINT"
+    tm send-keys -t t:getty C-c
+    getty_finish
+    check "login Ctrl-C -> ends as at its own password prompt (status $OWN_RC)" eval '[ "$GETTY_RC" = "$OWN_RC" ]'
+    check "login Ctrl-C -> not authenticated" lacks "$AUTHENTICATED"
+    check "login Ctrl-C -> no password prompt" lacks "Password:"
+    check "login Ctrl-C -> no helper left" no_helper_at_all
+    getty_start
+    wait_for getty "$PROMPT"
+    tm send-keys -t t:getty Enter
+    wait_for getty "Password:"
+    tm send-keys -t t:getty -l "$TPASS"
+    tm send-keys -t t:getty Enter
+    getty_finish
+    check "login Enter, then the password -> authenticated" has "$AUTHENTICATED"
+    getty_start
+    wait_for getty "$PROMPT"
+    python3 "$E2E/vsensor.py" "$SOCK" "SCAN tu-right-index" > /dev/null
+    getty_finish
+    check "login finger -> authenticated, no password" has "$AUTHENTICATED"
+    check "login finger -> no password prompt" lacks "Password:"
+    check "login finger -> no helper left" no_helper_at_all
+    tm kill-window -t t:getty
+    tm set-option -g remain-on-exit off > /dev/null
+fi
 
 echo "# a closed lid: no helper, no sensor (pamtester, lid_dir pointing at a fake ACPI tree)"
 MARKER="$T/helper-ran"
