@@ -306,7 +306,9 @@ signal_at_prompt sudo "$SUDO_RUN" sudo KILL
 check "sudo signalled with SIGKILL at the prompt -> the command did not run" eval '! ran'
 tm send-keys -t t:sudo "stty sane" Enter
 
-if ! login --version 2>/dev/null | grep -q util-linux; then
+# Whose login: shadow's (Debian 12) or util-linux's (13). Asked of dpkg, not of login: shadow's
+# takes `login --version` for a user name and asks for its password.
+if [ "$(dpkg-query -W -f='${source:Package}' login 2> /dev/null)" != util-linux ]; then
     echo "# login (shadow's, run by root with the name given, as getty runs it): the same"
     ctrl_c login "login $TUSER"
     enter_then_password login "login $TUSER"
@@ -320,59 +322,66 @@ else
     # ends (remain-on-exit), with its screen and status. No `stty -g` after: the terminal ends
     # with login (getty sets up a new one for the next person).
     tm set-option -g remain-on-exit on > /dev/null
-    getty_start() {
+    GETTY=0
+    getty_start() {  # a new window for each login (a dead one keeps its name until killed)
+        [ "$GETTY" = 0 ] || tm kill-window -t "t:getty$GETTY" 2> /dev/null || true
+        GETTY=$((GETTY + 1))
         rm -f "$SOCK"
-        tm kill-window -t t:getty 2> /dev/null || true
-        tm new-window -d -t t -n getty "exec login $TUSER"
+        tm new-window -d -t t -n "getty$GETTY" "exec login $TUSER"
     }
+    getty_dead() { [ "$(tm display -p -t "t:getty$GETTY" '#{pane_dead}')" = 1 ]; }
     getty_finish() {  # until login ended: OUT its screen, GETTY_RC its status (128+N: signal N)
         local deadline=$(($(now_ms) + 15000)) sig
-        until [ "$(tm display -p -t t:getty '#{pane_dead}')" = 1 ]; do
+        until getty_dead; do
             [ "$(now_ms)" -lt "$deadline" ] || break
             sleep 0.01
         done
-        sig=$(tm display -p -t t:getty '#{pane_dead_signal}')
-        if [ -n "$sig" ] && [ "$sig" != 0 ]; then GETTY_RC=$((128 + sig)); else GETTY_RC=$(tm display -p -t t:getty '#{pane_dead_status}'); fi
-        OUT=$(screen getty)
+        sig=$(tm display -p -t "t:getty$GETTY" '#{pane_dead_signal}')
+        if [ -n "$sig" ] && [ "$sig" != 0 ]; then GETTY_RC=$((128 + sig)); else GETTY_RC=$(tm display -p -t "t:getty$GETTY" '#{pane_dead_status}'); fi
+        OUT=$(screen "getty$GETTY")
     }
     no_helper_at_all() { ! pgrep -x touchauth > /dev/null; }
-    # The control: Ctrl-C at login's own password prompt (after Enter at ours).
+    # util-linux's login ignores SIGINT while it authenticates: at its own password prompt
+    # Ctrl-C only discards the line. At ours the module sees the interrupt character as a key
+    # (userCancel): a host that ignores SIGINT gets PAM_ABORT (pam_touchauth.c,
+    # give_back_interrupt), and login ends with a failed login, as it does after its retries.
     getty_start
-    wait_for getty "$PROMPT"
-    tm send-keys -t t:getty Enter
-    wait_for getty "Password:"
-    tm send-keys -t t:getty C-c
+    wait_for "getty$GETTY" "$PROMPT"
+    tm send-keys -t "t:getty$GETTY" Enter
+    wait_for "getty$GETTY" "Password:"
+    tm send-keys -t "t:getty$GETTY" C-c
+    sleep 1
+    check "(control) login ignores Ctrl-C at its own password prompt (still asking a second later)" eval '! getty_dead'
+    tm send-keys -t "t:getty$GETTY" -l "$TPASS"
+    tm send-keys -t "t:getty$GETTY" Enter
     getty_finish
-    OWN_RC=$GETTY_RC
-    echo "#   (login after Ctrl-C at its own password prompt: status $OWN_RC)"
-    check "(control) login Ctrl-C at its own password prompt -> it ended, not authenticated" \
-        eval '[ -n "$OWN_RC" ] && lacks "$AUTHENTICATED"'
+    check "login Enter, then Ctrl-C and the password at its own prompt -> authenticated" has "$AUTHENTICATED"
     getty_start
-    wait_for getty "$PROMPT"
-    OUT=$(screen getty)
+    wait_for "getty$GETTY" "$PROMPT"
+    OUT=$(screen "getty$GETTY")
     check "login -> the fingerprint prompt with the hint" has "$HINT"
-    tm send-keys -t t:getty C-c
+    tm send-keys -t "t:getty$GETTY" C-c
     getty_finish
-    check "login Ctrl-C -> ends as at its own password prompt (status $OWN_RC)" eval '[ "$GETTY_RC" = "$OWN_RC" ]'
-    check "login Ctrl-C -> not authenticated" lacks "$AUTHENTICATED"
+    echo "#   (login after Ctrl-C at the fingerprint prompt: status $GETTY_RC, said: $(grep -v '^$' <<< "$OUT" | grep -v 'Pane is dead' | tail -n 1))"
+    check "login Ctrl-C -> login ends (PAM_ABORT), not authenticated" eval 'getty_dead && lacks "$AUTHENTICATED"'
     check "login Ctrl-C -> no password prompt" lacks "Password:"
     check "login Ctrl-C -> no helper left" no_helper_at_all
     getty_start
-    wait_for getty "$PROMPT"
-    tm send-keys -t t:getty Enter
-    wait_for getty "Password:"
-    tm send-keys -t t:getty -l "$TPASS"
-    tm send-keys -t t:getty Enter
+    wait_for "getty$GETTY" "$PROMPT"
+    tm send-keys -t "t:getty$GETTY" Enter
+    wait_for "getty$GETTY" "Password:"
+    tm send-keys -t "t:getty$GETTY" -l "$TPASS"
+    tm send-keys -t "t:getty$GETTY" Enter
     getty_finish
     check "login Enter, then the password -> authenticated" has "$AUTHENTICATED"
     getty_start
-    wait_for getty "$PROMPT"
+    wait_for "getty$GETTY" "$PROMPT"
     python3 "$E2E/vsensor.py" "$SOCK" "SCAN tu-right-index" > /dev/null
     getty_finish
     check "login finger -> authenticated, no password" has "$AUTHENTICATED"
     check "login finger -> no password prompt" lacks "Password:"
     check "login finger -> no helper left" no_helper_at_all
-    tm kill-window -t t:getty
+    tm kill-window -t "t:getty$GETTY"
     tm set-option -g remain-on-exit off > /dev/null
 fi
 
