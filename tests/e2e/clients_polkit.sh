@@ -313,7 +313,13 @@ say_module() {
 
 PKEXEC="pkexec --disable-internal-agent id -u"
 TTY_PKEXEC="$W/polkit_tty.sh id -u"
-HEADER="Authentication is needed to run \`/usr/bin/id' as the super user"
+# polkit 122 (Debian 12) names the program, 126 (Debian 13) the whole command line.
+POLKIT_VERSION=$(dpkg-query -W -f='${Version}' polkitd 2> /dev/null)
+if dpkg --compare-versions "${POLKIT_VERSION:-0}" ge 125; then
+    HEADER="Authentication is needed to run \`/usr/bin/id -u' as the super user"
+else
+    HEADER="Authentication is needed to run \`/usr/bin/id' as the super user"
+fi
 
 # gui_refused NAME REASON: the dialog goes to the password at once (no fingerprint line, the
 # sensor never armed, the module logged REASON); the password typed there runs the command.
@@ -572,7 +578,7 @@ tm send-keys -t t:pk C-c
 finish
 check "...Ctrl-C at the password -> nothing ran" not_ran
 
-echo "# 9. pkexec's own text agent (no other agent): polkit 122's 'No session for cookie'"
+echo "# 9. pkexec's own text agent (no other agent): polkit 122's 'No session for cookie' (fixed in 125)"
 logind 7 TYPE=x11
 pane_into "$(scope 7)"
 start "pkexec id -u"
@@ -590,11 +596,17 @@ else
     ANSWER="the right password"
 fi
 finish
-check "...$ANSWER -> 'No session for cookie', AUTHENTICATION FAILED, Not authorized (127), nothing ran" \
-    eval 'screen_has "error response to PolicyKit daemon: GDBus.Error:org.freedesktop.PolicyKit1.Error.Failed: No session for cookie" &&
-          screen_has "==== AUTHENTICATION FAILED ====" && screen_has "Not authorized" && rc_is 127 && not_ran'
-check "...polkitd: the agent's creator is root (pkexec's bus uid), while the helper answers as the user" \
-    polkitd_said "user of caller is unix-user:root"
+if dpkg --compare-versions "${POLKIT_VERSION:-0}" ge 125; then
+    # polkit 125 (f93c746) matches the agent's response to its session whatever its creator.
+    check "...$ANSWER -> AUTHENTICATION COMPLETE, id -u printed 0 (polkit $POLKIT_VERSION)" \
+        eval 'screen_has "==== AUTHENTICATION COMPLETE ====" && ran_as_root'
+else
+    check "...$ANSWER -> 'No session for cookie', AUTHENTICATION FAILED, Not authorized (127), nothing ran" \
+        eval 'screen_has "error response to PolicyKit daemon: GDBus.Error:org.freedesktop.PolicyKit1.Error.Failed: No session for cookie" &&
+              screen_has "==== AUTHENTICATION FAILED ====" && screen_has "Not authorized" && rc_is 127 && not_ran'
+    check "...polkitd: the agent's creator is root (pkexec's bus uid), while the helper answers as the user" \
+        polkitd_said "user of caller is unix-user:root"
+fi
 say_screen
 
 # =============================================================================================
