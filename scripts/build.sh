@@ -32,8 +32,11 @@ ln -sfn "$CXX_ARCHIVE" "$STATIC_CXX/libstdc++.a"
 # with it. Checked below either way. With the Swift stdlib static only libc,
 # GLib and libfprint are bound (bench.sh's figures stay within noise; lintian's
 # hardening-no-bindnow goes).
-LINKER=()
-if is_debian_swift "$SWIFT"; then LINKER=(-Xswiftc -use-ld=lld); fi
+# A build ID (SHA-1, as gcc's link has by default): dh_strip files the debug info under it in
+# the -dbgsym package. The lld link has none unless asked (the helper's debug info was missing
+# from the Debian 13 -dbgsym); checked below.
+LINKER=(-Xlinker --build-id=sha1)
+if is_debian_swift "$SWIFT"; then LINKER+=(-Xswiftc -use-ld=lld); fi
 "$SWIFT" build -c release --static-swift-stdlib --disable-local-rpath "${LINKER[@]}" \
     -Xswiftc -L"$STATIC_CXX" -Xswiftc -Xclang-linker -Xswiftc -static-libgcc -Xlinker -z -Xlinker relro -Xlinker -z -Xlinker now \
     ${LOCALEDIR:+-Xcc "-DTOUCHAUTH_LOCALEDIR=\"$LOCALEDIR\""}
@@ -42,6 +45,9 @@ if ldd "$HELPER_BIN" | grep -Eq 'libstdc\+\+|libgcc_s'; then
 fi
 if ! readelf -lW "$HELPER_BIN" | grep -q GNU_RELRO || ! readelf -dW "$HELPER_BIN" | grep -q BIND_NOW; then
     echo "build.sh: $HELPER_BIN lacks full RELRO (PT_GNU_RELRO and BIND_NOW)" >&2; exit 1
+fi
+if ! readelf -nW "$HELPER_BIN" | grep -q 'Build ID'; then
+    echo "build.sh: $HELPER_BIN has no build ID" >&2; exit 1
 fi
 make -s -C pam HELPER_PATH="${HELPER_PATH:-/usr/libexec/touchauth/touchauth}" all
 make -s -C man all
