@@ -343,37 +343,39 @@ else
         OUT=$(screen "getty$GETTY")
     }
     no_helper_at_all() { ! pgrep -x touchauth > /dev/null; }
+    keys() { tm send-keys -t "t:getty$GETTY" "$@"; }
+    # to_password: a new login, Enter at our prompt, until its own password prompt.
+    to_password() {
+        getty_start
+        wait_for "getty$GETTY" "$PROMPT"
+        keys Enter
+        wait_for "getty$GETTY" "Password:"
+    }
     # util-linux's login ignores SIGINT while it authenticates: at its own password prompt
     # Ctrl-C only discards the line. At ours the module sees the interrupt character as a key
     # (userCancel): a host that ignores SIGINT gets PAM_ABORT (pam_touchauth.c,
     # give_back_interrupt), and login ends with a failed login, as it does after its retries.
-    getty_start
-    wait_for "getty$GETTY" "$PROMPT"
-    tm send-keys -t "t:getty$GETTY" Enter
-    wait_for "getty$GETTY" "Password:"
-    tm send-keys -t "t:getty$GETTY" C-c
+    to_password
+    keys C-c
     sleep 1
     check "(control) login ignores Ctrl-C at its own password prompt (still asking a second later)" eval '! getty_dead'
-    tm send-keys -t "t:getty$GETTY" -l "$TPASS"
-    tm send-keys -t "t:getty$GETTY" Enter
+    keys -l "$TPASS"
+    keys Enter
     getty_finish
     check "login Enter, then Ctrl-C and the password at its own prompt -> authenticated" has "$AUTHENTICATED"
     getty_start
     wait_for "getty$GETTY" "$PROMPT"
     OUT=$(screen "getty$GETTY")
     check "login -> the fingerprint prompt with the hint" has "$HINT"
-    tm send-keys -t "t:getty$GETTY" C-c
+    keys C-c
     getty_finish
     echo "#   (login after Ctrl-C at the fingerprint prompt: status $GETTY_RC, said: $(grep -v '^$' <<< "$OUT" | grep -v 'Pane is dead' | tail -n 1))"
     check "login Ctrl-C -> login ends (PAM_ABORT), not authenticated" eval 'getty_dead && lacks "$AUTHENTICATED"'
     check "login Ctrl-C -> no password prompt" lacks "Password:"
     check "login Ctrl-C -> no helper left" no_helper_at_all
-    getty_start
-    wait_for "getty$GETTY" "$PROMPT"
-    tm send-keys -t "t:getty$GETTY" Enter
-    wait_for "getty$GETTY" "Password:"
-    tm send-keys -t "t:getty$GETTY" -l "$TPASS"
-    tm send-keys -t "t:getty$GETTY" Enter
+    to_password
+    keys -l "$TPASS"
+    keys Enter
     getty_finish
     check "login Enter, then the password -> authenticated" has "$AUTHENTICATED"
     getty_start
