@@ -317,75 +317,74 @@ else
     echo "# login (util-linux's, Debian 13's; exec'd with the name given, as getty leaves it): the same"
     # util-linux's login hangs up its terminal (vhangup) before it asks: a shell that started it
     # dies of that SIGHUP (the window with it, and login is left an orphan). getty execs login,
-    # so login is the terminal's session leader: it ignores that SIGHUP and takes the terminal
-    # back. Here login is likewise exec'd as a window's own process; the window stays when it
-    # ends (remain-on-exit), with its screen and status. No `stty -g` after: the terminal ends
-    # with login (getty sets up a new one for the next person).
-    tm set-option -g remain-on-exit on > /dev/null
+    # so login is the terminal's session leader: it ignores that SIGHUP and opens the terminal
+    # again. Here tests/e2e/getty.py does as getty does, on a terminal of its own (tmux reads
+    # EIO while login has the terminal closed, and closes the window: login died of SIGHUP in
+    # 1 run of 4). No `stty -g` after: the terminal ends with login (getty makes a new one).
     GETTY=0
-    # A new window for each login (a dead one keeps its name). The dead ones stay until the
-    # end: once, in a fresh trixie root, the login started right after `kill-window` of the
-    # previous dead one died of SIGHUP before it asked (tests/e2e/NOTES.md).
-    getty_start() {
+    getty_start() {  # a new login: $G.out what it wrote, $G.in what is typed, $G.rc its end
         GETTY=$((GETTY + 1))
+        G="$W/getty$GETTY"
         rm -f "$SOCK"
-        tm new-window -d -t t -n "getty$GETTY" "exec login $TUSER"
+        mkfifo "$G.in"
+        # In the tmux server's mount namespace: its /etc/pam.d/login is the test's.
+        nsenter -t "$(tm display -p '#{pid}')" -m python3 "$E2E/getty.py" "$G" login "$TUSER" &
     }
-    getty_dead() { [ "$(tm display -p -t "t:getty$GETTY" '#{pane_dead}')" = 1 ]; }
-    getty_finish() {  # until login ended: OUT its screen, GETTY_RC its status (128+N: signal N)
-        local deadline=$(($(now_ms) + 15000)) sig
-        until getty_dead; do
-            [ "$(now_ms)" -lt "$deadline" ] || break
-            sleep 0.01
-        done
-        sig=$(tm display -p -t "t:getty$GETTY" '#{pane_dead_signal}')
-        if [ -n "$sig" ] && [ "$sig" != 0 ]; then GETTY_RC=$((128 + sig)); else GETTY_RC=$(tm display -p -t "t:getty$GETTY" '#{pane_dead_status}'); fi
-        OUT=$(screen "getty$GETTY")
+    gscreen() { tr -d '\r' < "$G.out" 2> /dev/null; }
+    gwait() {  # gwait TEXT: until login has written TEXT (10 s at most)
+        local deadline=$(($(now_ms) + 10000))
+        until gscreen | grep -qF -- "$1"; do [ "$(now_ms)" -lt "$deadline" ] || return 1; sleep 0.01; done
+    }
+    keys() { printf '%b' "$1" > "$G.in"; }
+    getty_dead() { [ -s "$G.rc" ]; }
+    getty_finish() {  # until login ended: OUT what it wrote, GETTY_RC how it ended
+        wait_file "$G.rc" 15
+        GETTY_RC=$(cat "$G.rc" 2> /dev/null)
+        OUT=$(gscreen)
     }
     no_helper_at_all() { ! pgrep -x touchauth > /dev/null; }
-    keys() { tm send-keys -t "t:getty$GETTY" "$@"; }
     # to_password: a new login, Enter at our prompt, until its own password prompt.
     to_password() {
         getty_start
-        wait_for "getty$GETTY" "$PROMPT"
-        keys Enter
-        wait_for "getty$GETTY" "Password:"
+        gwait "$PROMPT"
+        keys '\r'
+        gwait "Password:"
     }
     # util-linux's login ignores SIGINT while it authenticates: at its own password prompt
     # Ctrl-C only discards the line. At ours the module sees the interrupt character as a key
     # (userCancel): a host that ignores SIGINT gets PAM_ABORT (pam_touchauth.c,
     # give_back_interrupt), and login ends with a failed login, as it does after its retries.
     to_password
-    keys C-c
+    keys '\003'
     sleep 1
+    OUT=$(gscreen)
     check "(control) login ignores Ctrl-C at its own password prompt (still asking a second later)" eval '! getty_dead'
-    keys -l "$TPASS"
-    keys Enter
+    keys "$TPASS\\r"
     getty_finish
     check "login Enter, then Ctrl-C and the password at its own prompt -> authenticated" has "$AUTHENTICATED"
     getty_start
-    wait_for "getty$GETTY" "$PROMPT"
-    OUT=$(screen "getty$GETTY")
+    gwait "$PROMPT"
+    gwait "$HINT"
+    OUT=$(gscreen)
     check "login -> the fingerprint prompt with the hint" has "$HINT"
-    keys C-c
+    keys '\003'
     getty_finish
-    echo "#   (login after Ctrl-C at the fingerprint prompt: status $GETTY_RC, said: $(grep -v '^$' <<< "$OUT" | grep -v 'Pane is dead' | tail -n 1))"
+    echo "#   (login after Ctrl-C at the fingerprint prompt: $GETTY_RC, said: $(grep -v '^$' <<< "$OUT" | tail -n 1))"
     check "login Ctrl-C -> login ends (PAM_ABORT), not authenticated" eval 'getty_dead && lacks "$AUTHENTICATED"'
     check "login Ctrl-C -> no password prompt" lacks "Password:"
     check "login Ctrl-C -> no helper left" no_helper_at_all
     to_password
-    keys -l "$TPASS"
-    keys Enter
+    keys "$TPASS\\r"
     getty_finish
     check "login Enter, then the password -> authenticated" has "$AUTHENTICATED"
     getty_start
-    wait_for "getty$GETTY" "$PROMPT"
+    gwait "$PROMPT"
     python3 "$E2E/vsensor.py" "$SOCK" "SCAN tu-right-index" > /dev/null
     getty_finish
     check "login finger -> authenticated, no password" has "$AUTHENTICATED"
     check "login finger -> no password prompt" lacks "Password:"
     check "login finger -> no helper left" no_helper_at_all
-    for i in $(seq "$GETTY"); do tm kill-window -t "t:getty$i"; done
+    wait  # the getty.py of each login (all ended)
     tm set-option -g remain-on-exit off > /dev/null
 fi
 
