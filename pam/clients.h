@@ -1,7 +1,9 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /*
  * What touchauth knows about particular PAM clients, by their PAM service
- * name (DESIGN.md §3.3): the few that cannot show our prompt.
+ * name (DESIGN.md §3.3): the few that cannot show our prompt, the ones that
+ * show only the latest message, and the ones that run a command the prompt
+ * can name (approval.h).
  */
 #ifndef TOUCHAUTH_CLIENTS_H
 #define TOUCHAUTH_CLIENTS_H
@@ -11,5 +13,22 @@
  * not (for the debug log): the password at once, nothing spawned.
  */
 const char *client_refusal(const char *service);
+
+/*
+ * 1 when the client of SERVICE shows one message at a time, each replacing
+ * the last (LightDM's greeters, xsecurelock): the prompt must be one line
+ * that says both ways in.
+ */
+int client_keeps_one_message(const char *service);
+
+/* The hosts whose own argv says what a touch approves (approval.c). */
+enum client_host {
+	HOST_OTHER, /* unknown: the per-service reason only */
+	HOST_SUDO,  /* sudo, sudo -i (service sudo-i), sudoedit */
+	HOST_DOAS,  /* OpenDoas */
+	HOST_SU,    /* util-linux su, su -l (service su-l) */
+};
+
+enum client_host client_host(const char *service);
 
 #endif /* TOUCHAUTH_CLIENTS_H */

@@ -37,6 +37,15 @@ static int build_request(pam_handle_t *pamh, const struct helper_call *call, str
 	default:
 		break;
 	}
+	/* Optional: a line that does not fit leaves the prompt as it was without it. */
+	if (call->columns > 0)
+		(void)request_columns(r, call->columns);
+	if (call->one_message)
+		(void)request_one_message(r);
+	if (call->approval != NULL &&
+	    request_approve(r, call->approval->program, call->approval->kind, call->approval->user,
+			    call->approval->text) != 0)
+		pam_syslog(pamh, LOG_ERR, "what the touch approves does not fit the protocol");
 	for (int i = 0; i < call->argc; i++) {
 		if (request_arg(r, call->argv[i]) != 0)
 			pam_syslog(pamh, LOG_ERR, "module argument %d not passed to the helper",

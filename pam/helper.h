@@ -8,6 +8,7 @@
 
 #include <security/pam_modules.h>
 
+#include "approval.h"
 #include "options.h"
 #include "protocol.h"
 #include "terminal.h"
@@ -27,6 +28,9 @@ struct helper_call {
 	int argc; /* the module's arguments, passed on as "arg" lines */
 	const char **argv;
 	struct terminal *term; /* the terminal the shim owns (terminal_take done), or NULL */
+	int columns;		/* its width for the prompt's lines, or 0 */
+	int one_message;	/* the client shows only the latest message (clients.h) */
+	const struct approval *approval; /* what the touch approves, or NULL */
 };
 
 /*

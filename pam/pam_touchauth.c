@@ -26,6 +26,7 @@
 #include <security/pam_ext.h>
 #include <security/pam_modules.h>
 
+#include "approval.h"
 #include "clients.h"
 #include "helper.h"
 #include "options.h"
@@ -221,6 +222,7 @@ static void verify(pam_handle_t *pamh, struct helper_call *call, const struct pr
 
 	/* Sets outcome to systemCancel on every failure, and logs why. */
 	call->term = term.modified ? &term : NULL;
+	call->columns = use == TERMINAL_OWNED ? terminal_columns(&term) : 0;
 	(void)helper_run(pamh, call, outcome, strikes);
 	call->term = NULL;
 
@@ -487,6 +489,7 @@ PAM_EXTERN int pam_sm_authenticate(pam_handle_t *pamh, int flags, int argc, cons
 	struct presence presence;
 	struct held_signals held = { .fd = -1 };
 	struct helper_call call;
+	struct approval approval;
 	enum ta_outcome outcome = TA_SYSTEM_CANCEL;
 	const struct ta_outcome_info *info;
 	const char *user = NULL, *refusal;
@@ -551,7 +554,11 @@ PAM_EXTERN int pam_sm_authenticate(pam_handle_t *pamh, int flags, int argc, cons
 				     .user = user,
 				     .service = service,
 				     .argc = argc,
-				     .argv = argv };
+				     .argv = argv,
+				     .one_message = client_keeps_one_message(service) };
+	/* What the touch approves, from the host's own argv (approval.h). */
+	if (opts.show_command && approval_read(client_host(service), user, &approval) == 0)
+		call.approval = &approval;
 	verify(pamh, &call, &presence, &held, &outcome, &strikes);
 	if (outcome == TA_SUCCESS)
 		(void)pam_set_data(pamh, AUTH_RAN_KEY, (void *)AUTH_MATCHED, NULL);

@@ -9,6 +9,7 @@
 #include "protocol.h"
 
 #include <security/_pam_types.h>
+#include <stdio.h>
 #include <string.h>
 
 #define PAM_CODE(code) code, #code
@@ -79,6 +80,34 @@ int request_arg(struct request *r, const char *arg)
 		return -1;
 	r->nargs++;
 	return 0;
+}
+
+int request_columns(struct request *r, int columns)
+{
+	char value[16];
+
+	if (columns < TA_COLUMNS_MIN || columns > TA_COLUMNS_MAX)
+		return -1;
+	snprintf(value, sizeof(value), "%d", columns);
+	return append_line(r, "columns ", value);
+}
+
+int request_one_message(struct request *r)
+{
+	return append_line(r, "messages ", "one");
+}
+
+int request_approve(struct request *r, const char *program, const char *kind, const char *user,
+		    const char *text)
+{
+	char value[TA_LINE_MAX];
+	int n = snprintf(value, sizeof(value), "%s %s %s %s", program, kind,
+			 user[0] != '\0' ? user : "-", text);
+
+	if (n < 0 || (size_t)n >= sizeof(value) || strchr(program, ' ') != NULL ||
+	    strchr(kind, ' ') != NULL || strchr(user, ' ') != NULL)
+		return -1;
+	return append_line(r, "approve ", value);
 }
 
 void request_end(struct request *r)

@@ -16,8 +16,13 @@
 #define TA_TEXT_MAX	    1000 /* bytes of <text> after "info " or "error " */
 #define TA_REQUEST_ARGS_MAX 32
 
-/* The request: header, user, service, fallback, TA_REQUEST_ARGS_MAX args, end. */
-#define TA_REQUEST_MAX ((5 + TA_REQUEST_ARGS_MAX) * TA_LINE_MAX)
+/*
+ * The request: header, user, service, fallback, the optional columns, messages
+ * and approve, TA_REQUEST_ARGS_MAX args, end.
+ */
+#define TA_REQUEST_MAX ((8 + TA_REQUEST_ARGS_MAX) * TA_LINE_MAX)
+#define TA_COLUMNS_MIN 20
+#define TA_COLUMNS_MAX 1000
 
 struct request {
 	char buf[TA_REQUEST_MAX]; /* the lines, not NUL-terminated */
@@ -37,6 +42,20 @@ enum request_error request_begin(struct request *r, const char *user, const char
 
 /* One "arg" line: 0, or -1 (left out) for a control byte, a line too long, or one too many. */
 int request_arg(struct request *r, const char *arg);
+
+/*
+ * The optional lines, after request_begin and before the first request_arg,
+ * each at most once and in this order; 0, or -1 when it does not fit (the
+ * request stays valid without it).
+ *   columns: the width of the terminal the prompt is shown on
+ *   messages one: the client shows only the latest message (clients.h)
+ *   approve: what the touch approves (approval.h), fields without spaces
+ *            but the last
+ */
+int request_columns(struct request *r, int columns);
+int request_one_message(struct request *r);
+int request_approve(struct request *r, const char *program, const char *kind, const char *user,
+		    const char *text);
 
 /* The "end" line: the request is complete. */
 void request_end(struct request *r);

@@ -10,6 +10,7 @@
 #include <fcntl.h>
 #include <poll.h>
 #include <string.h>
+#include <sys/ioctl.h>
 #include <sys/signalfd.h>
 #include <syslog.h>
 #include <time.h>
@@ -83,6 +84,15 @@ enum terminal_use terminal_open(struct terminal *t)
 	}
 	t->fd = fd;
 	return TERMINAL_OWNED;
+}
+
+int terminal_columns(const struct terminal *t)
+{
+	struct winsize size;
+
+	if (t->fd < 0 || ioctl(t->fd, TIOCGWINSZ, &size) != 0)
+		return 0;
+	return size.ws_col;
 }
 
 int terminal_take(pam_handle_t *pamh, struct terminal *t)

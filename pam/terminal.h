@@ -83,6 +83,9 @@ void terminal_init(struct terminal *t);
  */
 enum terminal_use terminal_open(struct terminal *t);
 
+/* The terminal's width in columns (TIOCGWINSZ), or 0 when it does not say. */
+int terminal_columns(const struct terminal *t);
+
 /* Save the mode and set ours.  PAM_SUCCESS, or an error with t unchanged. */
 int terminal_take(pam_handle_t *pamh, struct terminal *t);
 

@@ -17,6 +17,8 @@ public enum Message: Equatable, Sendable {
     case noSensor
     case notEnrolled
     case refused(TrustPolicy.Reason)
+    /// What the touch approves (sudo, doas, su): the first line of the prompt.
+    case approve(Approval)
 
     /// Error lines go out as PAM_ERROR_MSG, the rest as PAM_TEXT_INFO.
     public var isError: Bool {
@@ -26,8 +28,22 @@ public enum Message: Equatable, Sendable {
         }
     }
 
+    /// Said while the prompt goes on: the sensor takes another scan.
+    public var asksForAnotherScan: Bool {
+        switch self {
+        case .placeFinger, .placeNamedFinger, .notRecognized, .retry: true
+        default: false
+        }
+    }
+
     /// The sentence in the user's language (gettext, through `Message.catalog`).
-    public var text: String { template.localized(by: Message.catalog) }
+    public var text: String {
+        switch self {
+        // A command line is shown as given, never looked up as a msgid.
+        case .approve: template.localized(by: Message.catalog, translatingArguments: false)
+        default: template.localized(by: Message.catalog)
+        }
+    }
 
     /// The English sentence, which is the gettext msgid: po/extract.py reads these literals.
     public var template: LocalizedText {
@@ -54,6 +70,19 @@ public enum Message: Equatable, Sendable {
         case .refused(.afterBoot): "Your password is required after a restart."
         case .refused(.maxAge(let hours)): "Your password is required when it has not been used for \(hours) hours."
         case .refused(.enrollChanged): "Your password is required after fingerprints were added or changed."
+        case .approve(let approval): Message.template(approval)
+        }
+    }
+
+    // The command line, or the files, come last: a line too long for the terminal is cut there.
+    private static func template(_ approval: Approval) -> LocalizedText {
+        let (program, user, text) = (approval.program.rawValue, approval.user, approval.text)
+        return switch approval.kind {
+        case .command: "\(program) wants to run as \(user): \(text)"
+        case .shell: "\(program) wants to open a shell as \(user)"
+        case .edit: "\(program) wants to edit as \(user): \(text)"
+        case .user: "\(program) wants to switch to the user \(user)"
+        case .line: "\(program) asks you to approve: \(text)"
         }
     }
 

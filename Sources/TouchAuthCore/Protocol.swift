@@ -6,7 +6,9 @@ public enum WireProtocol {
     public static let replyHeader = "touchauth 1"
     /// Bytes in one line including its `\n`.
     public static let maxLineBytes = 1024
-    public static let maxRequestLines = 40
+    public static let maxRequestLines = 43
+    /// The `columns` line's bounds (pam/protocol.h).
+    public static let columns = 20...1000
     public static let maxArguments = 32
     public static let maxReplyLines = 64
     public static let maxTextBytes = 1000
@@ -19,6 +21,12 @@ public struct Request: Equatable, Sendable {
     /// What the shim offers for the fallback, so the hint tells the truth.
     public var fallback: Fallback
     public var arguments: [String]
+    /// The `columns` line: the width of the terminal the lines are shown on.
+    public var columns: Int?
+    /// The `messages one` line: the client shows only the latest message (pam/clients.c).
+    public var oneMessage: Bool
+    /// The `approve` line: what the touch approves (pam/approval.h).
+    public var approval: Approval?
 
     /// The `fallback` line: which key, if any, the shim takes as "use the password".
     public enum Fallback: String, Equatable, Sendable {
@@ -28,11 +36,17 @@ public struct Request: Equatable, Sendable {
         case noKey = "none"
     }
 
-    public init(user: String, service: String, fallback: Fallback = .noKey, arguments: [String] = []) {
+    public init(
+        user: String, service: String, fallback: Fallback = .noKey, arguments: [String] = [],
+        columns: Int? = nil, oneMessage: Bool = false, approval: Approval? = nil
+    ) {
         self.user = user
         self.service = service
         self.fallback = fallback
         self.arguments = arguments
+        self.columns = columns
+        self.oneMessage = oneMessage
+        self.approval = approval
     }
 
     public enum Error: Swift.Error, Equatable {
@@ -55,7 +69,7 @@ public struct Request: Equatable, Sendable {
             else { throw .malformed(line: index + 1) }
             text.append(string)
         }
-        // Fixed shape: header, user, service, fallback, arg*, end.
+        // Fixed shape: header, user, service, fallback, [columns], [messages], [approve], arg*, end.
         guard text.count >= 5 else { throw .incomplete }
         guard text[0] == WireProtocol.requestHeader else { throw .malformed(line: 1) }
         guard let user = text[1].value(after: "user "), !user.isEmpty else { throw .malformed(line: 2) }
@@ -64,8 +78,29 @@ public struct Request: Equatable, Sendable {
             throw .malformed(line: 4)
         }
         guard text[text.count - 1] == "end" else { throw .incomplete }
+        var first = 4
+        var columns: Int?
+        if let value = text[first].value(after: "columns ") {
+            guard value.utf8.count <= 4, value.utf8.allSatisfy({ $0 >= 0x30 && $0 <= 0x39 }),
+                let number = Int(value), WireProtocol.columns.contains(number)
+            else { throw .malformed(line: first + 1) }
+            columns = number
+            first += 1
+        }
+        var oneMessage = false
+        if let value = text[first].value(after: "messages ") {
+            guard value == "one" else { throw .malformed(line: first + 1) }
+            oneMessage = true
+            first += 1
+        }
+        var approval: Approval?
+        if let value = text[first].value(after: "approve ") {
+            guard let parsed = Approval(line: value) else { throw .malformed(line: first + 1) }
+            approval = parsed
+            first += 1
+        }
         var arguments: [String] = []
-        for index in 4..<(text.count - 1) {
+        for index in first..<(text.count - 1) {
             // Verbatim, even empty: the shim passes every module argument as PAM gave it.
             guard let argument = text[index].value(after: "arg ") else {
                 throw .malformed(line: index + 1)
@@ -73,13 +108,18 @@ public struct Request: Equatable, Sendable {
             arguments.append(argument)
         }
         guard arguments.count <= WireProtocol.maxArguments else { throw .tooLong }
-        return Request(user: user, service: service, fallback: fallback, arguments: arguments)
+        return Request(
+            user: user, service: service, fallback: fallback, arguments: arguments,
+            columns: columns, oneMessage: oneMessage, approval: approval)
     }
 
     /// The request as the shim writes it (used by tests and by `touchauth` tools that drive
     /// the helper the way the shim does).
     public var encoded: String {
         var out = "\(WireProtocol.requestHeader)\nuser \(user)\nservice \(service)\nfallback \(fallback.rawValue)\n"
+        if let columns { out += "columns \(columns)\n" }
+        if oneMessage { out += "messages one\n" }
+        if let approval { out += "approve \(approval.line)\n" }
         for argument in arguments { out += "arg \(argument)\n" }
         return out + "end\n"
     }

@@ -90,7 +90,7 @@ package enum PamVerify {
         // However the attempt ends from here on, the module's audit line gets the strikes.
         defer { send(.strikes(state.strikes)) }
         if let refused = evaluation.admit(&state, prints: store) { return refused }
-        return evaluation.prompt(device, prints, fallback: request.fallback, state: &state)
+        return evaluation.prompt(device, prints, request: request, state: &state)
     }
 }
 
@@ -154,8 +154,9 @@ struct Evaluation {
     }
 
     /// Opens the sensor, shows the prompt's lines, and runs the scan loop.
-    func prompt(_ device: Device, _ prints: [(Finger, Print)], fallback: Request.Fallback, state: inout UserState) -> Outcome {
+    func prompt(_ device: Device, _ prints: [(Finger, Print)], request: Request, state: inout UserState) -> Outcome {
         // One deadline for the whole prompt, from the sensor's opening to the last scan.
+        let opened = Evaluation.monotonicMilliseconds()
         let cancellable = Cancellable(milliseconds: UInt32(config.timeout) * 1000)
         Termination.watch(cancellable)
         defer { Termination.watch(nil) }
@@ -172,20 +173,40 @@ struct Evaluation {
         // it takes them in turn and names the finger it expects, so the user knows which one
         // to place (fprintd only ever tries the first).
         var loop = ScanLoop(.prompt(maxTries: config.maxTries), fingers: prints.map(\.0), canIdentify: device.canIdentify)
-        if !config.reason.isEmpty { send(.info(config.reason)) }
+        // What the touch approves (sudo, doas, su: from the host's argv), else the service's reason.
+        if let approval = request.approval {
+            send(.info(Approval.fitted(Message.approve(approval).text, columns: request.columns)))
+        } else if !config.reason.isEmpty {
+            send(.info(config.reason))
+        }
         // The shim says whether it takes Enter (a terminal it owns); the hint must not promise a
         // key that does nothing. With no key (a greeter, a screen locker, a polkit dialog) the
-        // hint comes first and the prompt last: such a client may show one message at a time,
-        // each replacing the last (lightdm-gtk-greeter; xsecurelock after a second), and what
-        // stays must say what to do with the finger (tests/e2e/clients_lightdm.sh).
+        // hint comes first and the prompt last. A client that shows only the latest message
+        // (pam/clients.c: LightDM's greeters, xsecurelock) gets both in one line, again after
+        // each wrong finger, with the seconds left: what stays on screen says both ways in.
+        let oneLine = request.fallback == .noKey && request.oneMessage && !config.fallbackTitle.isEmpty
+        func bothWays(_ message: Message) -> ReplyLine {
+            let left = max(1, config.timeout - (Evaluation.monotonicMilliseconds() - opened) / 1000)
+            let hint = Message.fallbackHint(title: config.fallbackTitle, timeout: left)
+            let line = "\(message.text) \u{b7} \(hint.text)"
+            return message.isError ? .error(line) : .info(line)
+        }
         if config.fallbackTitle.isEmpty {
             send(loop.prompt.replyLine)
-        } else if fallback == .enter {
+        } else if request.fallback == .enter {
             send(loop.prompt.replyLine)
             send(Message.fallbackKeyHint(title: config.fallbackTitle).replyLine)
+        } else if oneLine {
+            send(bothWays(loop.prompt))
         } else {
             send(Message.fallbackHint(title: config.fallbackTitle, timeout: config.timeout).replyLine)
             send(loop.prompt.replyLine)
+        }
+        let say: (ScanLoop.Line) -> Void = { line in
+            switch line {
+            case .show(let message) where oneLine && message.asksForAnotherScan: send(bothWays(message))
+            default: self.say(line)
+            }
         }
         return loop.run(say: say) { action in
             switch action {
@@ -194,6 +215,12 @@ struct Evaluation {
             case .settle(let settlement): settle(settlement, &state)
             }
         }.outcome
+    }
+
+    static func monotonicMilliseconds() -> Int {
+        var now = timespec()
+        clock_gettime(CLOCK_MONOTONIC, &now)
+        return now.tv_sec * 1000 + now.tv_nsec / 1_000_000
     }
 
     func say(_ line: ScanLoop.Line) {

@@ -53,6 +53,7 @@ start doas "$RUN"
 wait_for doas "$HINT"
 check "(control) the helper runs under doas while the prompt is up" helper_alive doas
 check "the prompt and the hint reach the terminal (doas relays PAM_TEXT_INFO)" eval 'OUT=$(screen doas); has "$PROMPT" && has "$HINT"'
+check "the prompt names what the touch approves (from doas's argv)" has "doas wants to run as root: touch $W/u/ran"
 python3 "$E2E/vsensor.py" "$SOCK" "SCAN tu-right-index" > /dev/null
 finish doas
 check "finger -> the command ran, status 0" eval 'ran && rc_is 0'

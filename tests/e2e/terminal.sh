@@ -54,6 +54,8 @@ start sudo "$SUDO_RUN"
 wait_for sudo "$HINT"
 OUT=$(screen sudo)
 check "the hint offers Enter and typing" has "$HINT"
+check "the prompt names what the touch approves: the command and the user (from sudo's argv)" \
+    has "sudo wants to run as root: touch $W/u/ran"
 check "(control) the helper runs under sudo while the prompt is up" helper_alive sudo
 python3 "$E2E/vsensor.py" "$SOCK" "SCAN tu-right-index" > /dev/null
 finish sudo
@@ -61,6 +63,42 @@ check "finger -> the command ran" ran
 check "finger -> sudo exit status 0" rc_is 0
 check "finger -> no password asked" lacks "$SUDO_PW"
 check "finger -> stty -g identical before and after" stty_same
+
+echo "# what the touch approves: a command line that tries to draw, 10 KB, invalid UTF-8"
+# Typed into the shell: $'\e[2J' (clear the screen) and $'\xff' reach sudo's argv as bytes.
+start sudo "B=\$(printf '%010240d' 7); echo before-the-prompt; sudo /bin/echo \$'\\e[2J\\e[31m' \$'\\xff\\xc2\\x9b' \$B"
+wait_for sudo "$HINT"
+OUT=$(screen sudo)
+APPROVE=$(grep -a '^sudo wants to run as root: ' <<<"$OUT" | head -n 1)
+echo "#   (the line: ${APPROVE:0:90}...; $(printf '%s' "$APPROVE" | wc -m) characters)"
+check "escape sequences shown as text, not drawn: \\e[2J\\e[31m" has 'sudo wants to run as root: /bin/echo \e[2J\e[31m \xff\u{009b} 0000'
+check "(control) what was printed before the prompt is still on screen (nothing cleared it)" \
+    has "before-the-prompt"
+check "a 10 KB argument: one line of the 160-column terminal, ending in an ellipsis" \
+    eval '[ "$(printf "%s" "$APPROVE" | wc -m)" -le 159 ] && [[ "$APPROVE" == *"0000…" ]]'
+tm send-keys -t t:sudo C-c
+finish sudo
+check "(control) Ctrl-C -> nothing ran" eval '! ran'
+
+echo "# what the touch approves: sudo -s (a shell), and show_command=no"
+start sudo "sudo -s"
+wait_for sudo "$HINT"
+OUT=$(screen sudo)
+check "sudo -s -> a shell as root" has "sudo wants to open a shell as root"
+tm send-keys -t t:sudo C-c
+finish sudo
+printf '%s\n' "$LINE show_command=no reason=the-reason-of-this-service" \
+    "auth required pam_unix.so try_first_pass nodelay" "account required pam_permit.so" \
+    "session required pam_permit.so" > "$T/pam-sudo"  # the same file (inode) as the bind mount
+start sudo "$SUDO_RUN"
+wait_for sudo "$HINT"
+OUT=$(screen sudo)
+check "show_command=no -> no command on the prompt" lacks "wants to run"
+check "show_command=no -> the service's reason instead" has "the-reason-of-this-service"
+tm send-keys -t t:sudo C-c
+finish sudo
+printf '%s\n' "$LINE" "auth required pam_unix.so try_first_pass nodelay" \
+    "account required pam_permit.so" "session required pam_permit.so" > "$T/pam-sudo"
 
 echo "# sudo: Enter at the fingerprint prompt"
 start sudo "$SUDO_RUN"
@@ -248,6 +286,13 @@ finger() {
     check "$1 finger -> stty -g identical" stty_same
     check "$1 finger -> no helper left" no_helper_left "$1"
 }
+echo "# su: the prompt names the user"
+start su "su $TUSER"
+wait_for su "$PROMPT"
+OUT=$(screen su)
+check "su -> the prompt names the target user" has "su wants to switch to the user $TUSER"
+tm send-keys -t t:su C-c
+finish su
 echo "# su: Ctrl-C, Enter, the finger"
 ctrl_c su "su $TUSER"
 enter_then_password su "su $TUSER"
