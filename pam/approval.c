@@ -92,12 +92,17 @@ static int escape(char *out, size_t cap, size_t *used, const char *in, size_t le
 		} else if (s[i] == 0x1b) {
 			piece[0] = '\\', piece[1] = 'e', n = 2;
 		} else if (s[i] == '\n' || s[i] == '\t' || s[i] == '\r') {
-			piece[0] = '\\', piece[1] = s[i] == '\n' ? 'n' : s[i] == '\t' ? 't' : 'r', n = 2;
+			piece[0] = '\\',
+			piece[1] = s[i] == '\n'	  ? 'n'
+				   : s[i] == '\t' ? 't'
+						  : 'r',
+			n = 2;
 		} else if (quoted && s[i] == '\'') {
 			memcpy(piece, "'\\''", 4), n = 4;
 		} else if (s[i] == ' ' && (how & NO_SPACE) != 0) {
 			memcpy(piece, "\\x20", 4), n = 4;
-		} else if ((step = utf8_char(s + i, len - i, &cp)) == 0 || cp < 0x20 || cp == 0x7f) {
+		} else if ((step = utf8_char(s + i, len - i, &cp)) == 0 || cp < 0x20 ||
+			   cp == 0x7f) {
 			piece[0] = '\\', piece[1] = 'x', piece[2] = hex[s[i] >> 4],
 			piece[3] = hex[s[i] & 0xf], n = 4, step = 1;
 		} else if (draws_unexpectedly(cp)) {
@@ -198,10 +203,11 @@ static int short_option(const char *with_value, const char *flags, char letter, 
 #define SUDO_WITH_VALUE "aCcDpRrTtu"
 #define SUDO_WHOLE_LINE "ghKlUVv"
 
-static const char *const sudo_long_flags[] = { "askpass",	  "bell",	   "background",
-					       "set-home",	  "reset-timestamp", "non-interactive",
-					       "preserve-groups", "stdin",	   "preserve-env",
-					       NULL };
+static const char *const sudo_long_flags[] = { "askpass",	  "bell",
+					       "background",	  "set-home",
+					       "reset-timestamp", "non-interactive",
+					       "preserve-groups", "stdin",
+					       "preserve-env",	  NULL };
 static const char *const sudo_long_with_value[] = { "auth-type", "close-from", "login-class",
 						    "chdir",	 "prompt",     "chroot",
 						    "role",	 "type",       "command-timeout",

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /*
- * What a touch approves (DESIGN.md §3.5): for a host that runs something
+ * What a touch approves (DESIGN.md §1.1): for a host that runs something
  * (clients.h, client_host), the command and the target user, read from the
  * host's own argv (the module runs inside it; never the environment),
  * escaped and capped for the helper's prompt line.
@@ -12,8 +12,8 @@
 
 #include "clients.h"
 
-#define APPROVAL_USER_MAX 128 /* bytes of the escaped target user, ellipsis included */
-#define APPROVAL_TEXT_MAX 480 /* bytes of the escaped command, ellipsis included */
+#define APPROVAL_USER_MAX    128   /* bytes of the escaped target user, ellipsis included */
+#define APPROVAL_TEXT_MAX    480   /* bytes of the escaped command, ellipsis included */
 #define APPROVAL_CMDLINE_MAX 65536 /* bytes of /proc/self/cmdline read */
 
 struct approval {

@@ -47,8 +47,8 @@
 	X(timeout, INT, 1, 600, 0, "30", CALLER) /* seconds */                                     \
 	X(reason, TEXT, 0, 0, CONFIG_LINE_MAX, "", CALLER)                                         \
 	X(fallback_title, TEXT, 0, 0, CONFIG_LINE_MAX, "Enter Password", CALLER)                   \
-	/* sudo, doas, su: the prompt names the command and the user (approval.h). */             \
-	X(show_command, BOOL, 0, 0, 0, "yes", CALLER)                                              \
+	/* sudo, doas, su: the prompt names the command and the user (approval.h). */              \
+	X(show_command, BOOL, 0, 0, 0, "yes", ROOT)                                                \
 	X(print_dir, ABSPATH, 0, 0, CONFIG_PATH_MAX, "/var/lib/fprint", ROOT)                      \
 	X(helper, ABSPATH, 0, 0, CONFIG_PATH_MAX, HELPER_PATH, ROOT)                               \
 	X(debug, BOOL, 0, 0, 0, "no", ROOT)                                                        \

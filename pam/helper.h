@@ -28,8 +28,8 @@ struct helper_call {
 	int argc; /* the module's arguments, passed on as "arg" lines */
 	const char **argv;
 	struct terminal *term; /* the terminal the shim owns (terminal_take done), or NULL */
-	int columns;		/* its width for the prompt's lines, or 0 */
-	int one_message;	/* the client shows only the latest message (clients.h) */
+	int columns;	       /* its width for the prompt's lines, or 0 */
+	int one_message;       /* the client shows only the latest message (clients.h) */
 	const struct approval *approval; /* what the touch approves, or NULL */
 };
 

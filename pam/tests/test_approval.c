@@ -55,8 +55,8 @@ int main(void)
 	expect("sudo: the first word that is not an option starts the command", HOST_SUDO,
 	       ARGV("sudo", "ls", "-u", "bob"), "command", "root", "ls -u bob");
 	expect("sudo -i: a shell", HOST_SUDO, ARGV("sudo", "-i"), "shell", "root", "");
-	expect("sudo -s -u bob: a shell as bob", HOST_SUDO, ARGV("sudo", "-s", "-u", "bob"), "shell",
-	       "bob", "");
+	expect("sudo -s -u bob: a shell as bob", HOST_SUDO, ARGV("sudo", "-s", "-u", "bob"),
+	       "shell", "bob", "");
 	expect("sudo --login: a shell", HOST_SUDO, ARGV("sudo", "--login"), "shell", "root", "");
 	expect("sudo -i CMD: the command", HOST_SUDO, ARGV("sudo", "-i", "whoami"), "command",
 	       "root", "whoami");
@@ -65,8 +65,8 @@ int main(void)
 	expect("sudo -e FILE: edit", HOST_SUDO, ARGV("sudo", "-e", "/etc/hosts"), "edit", "root",
 	       "/etc/hosts");
 	expect("sudo -v: the whole line", HOST_SUDO, ARGV("sudo", "-v"), "line", "", "sudo -v");
-	expect("sudo -g grp CMD: the whole line", HOST_SUDO, ARGV("sudo", "-g", "adm", "id"), "line",
-	       "", "sudo -g adm id");
+	expect("sudo -g grp CMD: the whole line", HOST_SUDO, ARGV("sudo", "-g", "adm", "id"),
+	       "line", "", "sudo -g adm id");
 	expect("sudo --frobnicate CMD (unknown): the whole line", HOST_SUDO,
 	       ARGV("sudo", "--frobnicate", "id"), "line", "", "sudo --frobnicate id");
 	expect("sudo -Z (unknown letter): the whole line", HOST_SUDO, ARGV("sudo", "-Z", "id"),
@@ -75,12 +75,12 @@ int main(void)
 	       "sudo -u");
 	expect("sudo alone: the whole line", HOST_SUDO, ARGV("sudo"), "line", "", "sudo");
 	expect("doas CMD: root", HOST_DOAS, ARGV("doas", "id", "-u"), "command", "root", "id -u");
-	expect("doas -u bob CMD", HOST_DOAS, ARGV("doas", "-n", "-u", "bob", "id"), "command", "bob",
-	       "id");
+	expect("doas -u bob CMD", HOST_DOAS, ARGV("doas", "-n", "-u", "bob", "id"), "command",
+	       "bob", "id");
 	expect("doas -s: a shell", HOST_DOAS, ARGV("doas", "-s"), "shell", "root", "");
 	expect("doas -L: the whole line", HOST_DOAS, ARGV("doas", "-L"), "line", "", "doas -L");
-	expect("su: the target user (PAM_USER)", HOST_SU, ARGV("su", "-", "ignored"), "user", "alice",
-	       "");
+	expect("su: the target user (PAM_USER)", HOST_SU, ARGV("su", "-", "ignored"), "user",
+	       "alice", "");
 	expect("words with spaces and quotes shown as a shell takes them", HOST_SUDO,
 	       ARGV("sudo", "sh", "-c", "echo 'hi' there", ""), "command", "root",
 	       "sh -c 'echo '\\''hi'\\'' there' ''");
@@ -91,8 +91,14 @@ int main(void)
 	       ARGV("sudo", "a\xff", "\xc0\xaf", "\xed\xa0\x80"), "command", "root",
 	       "a\\xff \\xc0\\xaf \\xed\\xa0\\x80");
 	expect("C1 control (CSI), bidi override, line separator as \\u{...}", HOST_SUDO,
-	       ARGV("sudo", "\xc2\x9b" "2J", "\xe2\x80\xae" "txt", "a\xe2\x80\xa8" "b"), "command",
-	       "root", "\\u{009b}2J \\u{202e}txt a\\u{2028}b");
+	       ARGV("sudo",
+		    "\xc2\x9b"
+		    "2J",
+		    "\xe2\x80\xae"
+		    "txt",
+		    "a\xe2\x80\xa8"
+		    "b"),
+	       "command", "root", "\\u{009b}2J \\u{202e}txt a\\u{2028}b");
 	expect("valid UTF-8 as is; a backslash doubled", HOST_SUDO,
 	       ARGV("sudo", "caf\xc3\xa9", "\xe4\xbd\xa0\xe5\xa5\xbd", "a\\b"), "command", "root",
 	       "caf\xc3\xa9 \xe4\xbd\xa0\xe5\xa5\xbd a\\\\b");
@@ -105,13 +111,14 @@ int main(void)
 	    (len = strlen(a.text)) <= APPROVAL_TEXT_MAX && len > APPROVAL_TEXT_MAX - 8 &&
 	    strcmp(a.text + len - 3, "\xe2\x80\xa6") == 0 && strncmp(a.text, "echo xxx", 8) == 0) {
 		passed++;
-		printf("ok   - a 10 KB argument: capped at %zu bytes, ending in an ellipsis\n", len);
+		printf("ok   - a 10 KB argument: capped at %zu bytes, ending in an ellipsis\n",
+		       len);
 	} else {
 		failed++;
 		printf("FAIL - a 10 KB argument not capped with an ellipsis\n");
 	}
 	if (approval_from_argv(HOST_SUDO, 2, (char *const *)ARGV("sudo", "id"), 0, "alice", &a) ==
-		    0 &&
+		0 &&
 	    strcmp(a.text, "id\xe2\x80\xa6") == 0) {
 		passed++;
 		printf("ok   - a command line cut short by the read cap ends in an ellipsis\n");

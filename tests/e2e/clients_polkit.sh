@@ -342,6 +342,8 @@ gui_offered() {
     wait_dialog "info $PROMPT" 10
     view
     check "$name -> the dialog shows the fingerprint prompt" dialog_has "info $PROMPT"
+    # What the touch approves comes from polkit, not from us (DESIGN.md §1.1).
+    check "$name -> ...under what it approves, from polkitd: $HEADER" dialog_has "message $HEADER"
     check "$name -> the sensor is armed" armed
     touch_finger
     finish
