@@ -124,6 +124,7 @@ private func parse(_ text: String) throws(Config.Error) -> (Config, [String]) {
                 timeout=30
                 reason=
                 fallback_title=Enter Password
+                show_command=yes
                 print_dir=/var/lib/fprint
                 helper=/usr/libexec/touchauth/touchauth
                 debug=no
