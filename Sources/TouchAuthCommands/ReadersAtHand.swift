@@ -15,7 +15,7 @@ enum ReadersAtHand {
         let text: String
     }
 
-    /// The lid's state and every reader; nil with the prints unreadable (`why`).
+    /// The lid's state and every reader (none, and the reason, when prints cannot be read).
     static func survey(_ config: Config, user: UserName, devices: [Device]) -> (lidClosed: Bool, readers: [Entry], problem: String?) {
         let lidClosed = Readers.lidClosed(config.lidDir)
         let readers: [Readers.Reader]
