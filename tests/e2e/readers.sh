@@ -97,8 +97,6 @@ kill "$APID" "$BPID" 2>/dev/null; wait "$APID" "$BPID" 2>/dev/null
 check "two wrong on A, one on B -> PAM_MAXTRIES" has "$MSG_MAXTRIES"
 check "...'Not recognized, try again' twice" test "$(count_of "Not recognized, try again")" -eq 2
 check "...3 strikes on disk (strikes $(strikes))" test "$(strikes)" = 3
-pam full "$TUSER" "$TPASS"
-check "(cleanup) the password starts the strikes over" succeeded
 unlock
 
 echo "# a reader unplugged mid-prompt is dropped, the other goes on"
@@ -114,8 +112,6 @@ two solo
 check "lid closed, B (removable port) -> PAM_SUCCESS" succeeded
 check "lid closed -> A (fixed port) never opened, B opened (A $A_OPENED, B $B_OPENED)" test "$A_OPENED$B_OPENED" = noyes
 check "...with the one-reader prompt" has "Place your finger on the fingerprint reader"
-pam full "$TUSER" "$TPASS"
-check "(cleanup) lid closed, the password authenticates" succeeded
 echo unknown > "$SYS/virtual_device_storage/removable"
 two full
 check "lid closed, B's port 'unknown' (inside) -> the password, no prompt" eval 'lacks "Place your finger" && grep -q "^Password: " "$T/out"'
