@@ -99,6 +99,13 @@ check "...'Not recognized, try again' twice" test "$(count_of "Not recognized, t
 check "...3 strikes on disk (strikes $(strikes))" test "$(strikes)" = 3
 unlock
 
+echo "# the prompt's deadline ends the scans of both readers"
+service short "auth required $MODULE config=$CONF helper=$HELPER debug timeout=2"
+two short
+check "both armed, no finger, timeout 2 s -> PAM_AUTHINFO_UNAVAIL (both opened: A $A_OPENED, B $B_OPENED)" \
+    eval 'has "$MSG_UNAVAIL" && test "$A_OPENED$B_OPENED" = yesyes'
+check "...the round's strike refunded (strikes $(strikes))" test "$(strikes)" = 0
+
 echo "# a reader unplugged mid-prompt is dropped, the other goes on"
 A_CMDS=("UNPLUG") B_CMDS=("${B_MATCH[@]}") B_DELAY=2
 two solo
