@@ -83,6 +83,13 @@ check "lid open, B's finger (the second reader) -> PAM_SUCCESS" succeeded
 check "...with the prompt of several readers" has "Place your finger on the fingerprint reader"
 check "...and the strikes start over (strikes $(strikes))" test "$(strikes)" = 0
 
+echo "# a sensor's hint on one reader is no strike; the round starts again on both"
+A_CMDS=("RETRY 2" "SCAN tu-a")
+two solo
+check "A's hint, then A's finger -> PAM_SUCCESS" succeeded
+check "...one hint shown, no 'not recognized' (strikes $(strikes))" \
+    eval 'test "$(count_of "Centre your finger")" -eq 1 && lacks "Not recognized" && test "$(strikes)" = 0'
+
 echo "# strikes count across readers: max_tries 3"
 unlock
 # Two wrong fingers on A; once both are settled (the third round's charge on disk: 3), one on B.
