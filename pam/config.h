@@ -64,6 +64,8 @@
 	X(require_password_set, BOOL, 0, 0, 0, "yes", ROOT)                                        \
 	/* Where the laptop lids are (a directory of <lid>/state files). */                        \
 	X(lid_dir, ABSPATH, 0, 0, CONFIG_PATH_MAX, "/proc/acpi/button/lid", ROOT)                  \
+	/* Where sysfs is: a USB reader's port says removable or fixed (DESIGN.md §3.4). */       \
+	X(sysfs_dir, ABSPATH, 0, 0, 255, "/sys", ROOT)                                             \
 	/* Where logind does not run, whether a terminal the module owns counts as a person. */    \
 	X(terminal_without_logind, BOOL, 0, 0, 0, "no", ROOT)
 

@@ -9,7 +9,6 @@
 #define PAM_SM_AUTH
 #define PAM_SM_ACCOUNT
 
-#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
@@ -99,42 +98,6 @@ static int check_user(pam_handle_t *pamh, const char *user, uid_t *uid)
 out:
 	free(buf);
 	return retval;
-}
-
-/*
- * A closed laptop lid covers the sensor: <lid_dir>/<LID>/state reads
- * "state:      closed" (ACPI's button driver; lid_dir is for tests).
- */
-static int lid_closed(const struct config_values *opts)
-{
-	DIR *dir = opendir(opts->lid_dir);
-	struct dirent *entry;
-	int closed = 0;
-
-	if (dir == NULL)
-		return 0;
-	while (!closed && (entry = readdir(dir)) != NULL) {
-		char path[CONFIG_PATH_MAX + 300], state[128];
-		ssize_t n;
-		int fd;
-
-		n = snprintf(path, sizeof(path), "%s/%s/state", opts->lid_dir, entry->d_name);
-		if (entry->d_name[0] == '.' || n < 0 || n >= (ssize_t)sizeof(path))
-			continue;
-		fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK | O_NOFOLLOW);
-		if (fd < 0)
-			continue;
-		do {
-			n = read(fd, state, sizeof(state) - 1);
-		} while (n < 0 && errno == EINTR);
-		close(fd);
-		if (n > 0) {
-			state[n] = '\0';
-			closed = strstr(state, "closed") != NULL;
-		}
-	}
-	closedir(dir);
-	return closed;
 }
 
 /*
@@ -475,8 +438,10 @@ static const char *skip_reason(pam_handle_t *pamh, const struct config_values *o
 	refusal = presence_check(pamh, service, presence);
 	if (refusal != NULL)
 		return refusal;
-	if (lid_closed(opts))
-		return "lid closed";
+	/*
+	 * A closed lid is the helper's to judge (DESIGN.md §3.4): it covers only
+	 * the readers inside it, and only the helper knows which reader is which.
+	 */
 	if (is_disabled(opts, uid))
 		return "fingerprint turned off for this user";
 	return NULL;

@@ -51,6 +51,9 @@ MAP=(
     "pam/*|c core fake-helpers"
     "Sources/TouchAuthCore/MoCatalog.swift|swift cli"
     "Sources/TouchAuthCore/Approval.swift|swift terminal"
+    "Sources/TouchAuthPlatform/Readers.swift|readers terminal"
+    "Sources/Fingerprint/ScanRace.swift|readers"
+    "Sources/TouchAuthPAM/PamVerify.swift|swift core readers stacks terminal security unprivileged slow-disk lockout"
     "Sources/TouchAuthCore/*|swift core terminal slow-disk lockout"
     "Sources/TouchAuthPAM/*|swift core stacks terminal security unprivileged slow-disk lockout"
     "Sources/TouchAuthCommands/*|swift cli lockout"
@@ -67,7 +70,7 @@ declare -A USUAL=([build]=60 [swift]=40 [format]=10 [spdx]=5 [c]=8 [config-shim]
     [config-helper]=5 [config-perms]=5 [fake-helpers]=22 [security]=12 [unprivileged]=18
     [fuzz-c]=30 [fuzz-swift]=30 [core]=5 [lockout]=160 [stacks]=15 [slow-disk]=28 [terminal]=8 [doas]=8
     [polkit]=18 [lockers]=110 [lightdm]=62 [gdm]=5 [presence]=13 [sshd]=23 [cli]=17 [demo]=30
-    [fprintd]=60 [install]=110)
+    [fprintd]=60 [install]=110 [readers]=8)
 limit_for() {
     if [ -n "${MUTATE_SUITE_TIMEOUT:-}" ]; then echo "$MUTATE_SUITE_TIMEOUT"
     else echo $((2 * ${USUAL[$1]:-200} + 20)); fi

@@ -35,6 +35,13 @@ public final class Device {
     public var canDeleteStorage: Bool { fp_device_has_feature(raw, FP_DEVICE_FEATURE_STORAGE_DELETE) != 0 }
     /// `FP_DEVICE_FEATURE_DUPLICATES_CHECK`: enrolment refuses a finger the chip already holds.
     public var checksDuplicates: Bool { fp_device_has_feature(raw, FP_DEVICE_FEATURE_DUPLICATES_CHECK) != 0 }
+    /// A USB reader's bus number and address (sysfs's `busnum`, `devnum`); nil for a reader
+    /// that is not on USB (virtual, SPI).
+    public var usbLocation: (bus: Int, address: Int)? {
+        var bus: CInt = 0, address: CInt = 0
+        guard touchauth_fp_device_usb_location(raw, &bus, &address) != 0 else { return nil }
+        return (Int(bus), Int(address))
+    }
     /// `fp_device_get_scan_type`: "press" or "swipe".
     public var scanType: String { fp_device_get_scan_type(raw) == FP_SCAN_TYPE_SWIPE ? "swipe" : "press" }
 
@@ -161,8 +168,8 @@ public enum ScanReport: Equatable, Sendable {
 
 /// The `match_cb`'s context for one scan: the prints compared, the driver's report, the caller's
 /// listener. libfprint calls it in the thread that iterates the sync call's main context (the
-/// caller's, inside the sync call), at most once a scan.
-private final class ScanReports {
+/// caller's, inside the sync call, or ScanRace's), at most once a scan.
+final class ScanReports {
     let prints: [Print]
     let listener: ((ScanReport) -> Void)?
     private(set) var report: ScanReport?

@@ -85,6 +85,10 @@ enum Doctor {
             let storage = device.hasStorage ? tr("yes") : tr("no")
             note(.ok, "sensor", tr("\(Sensor.label(device)): \(device.name); \(device.scanType); identify: \(identify); storage on chip: \(storage)"))
         }
+        // Which readers a prompt would arm now (the lid, removable or inside, the prints).
+        let atHand = ReadersAtHand.survey(config, user: user, devices: devices)
+        note(.ok, "readers", ReadersAtHand.lidLine(atHand.lidClosed))
+        for reader in atHand.readers { note(.ok, "readers", reader.text) }
         let store = PrintStore(root: config.printDir)
         let entries = ListPrints.check(
             store.enrolled(user: user).map { ListPrints.Entry(user: user, finger: $0.2, driver: $0.0, deviceID: $0.1) }, config: config)

@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: Apache-2.0
+import Fingerprint
 import Glibc
 import TouchAuthCore
 import TouchAuthPlatform
@@ -37,6 +38,10 @@ enum Status {
             case .refuse(_, let why): (next, reason) = ("password", Message.refused(why).template)
             }
         }
+        // The readers a prompt would arm now (DESIGN.md §3.4).
+        Sensor.configure(config)
+        let context = Context()
+        let atHand = ReadersAtHand.survey(config, user: user, devices: context.devices())
         let locked = problem != nil || TrustPolicy(config).isLockedOut(state, now: facts.now)
         if options.json {
             var fields: [String] = []
@@ -51,6 +56,10 @@ enum Status {
             fields.append("\"state\":\(json(problem == nil ? "ok" : "unusable"))")
             fields.append("\"next\":\(json(next))")
             fields.append("\"reason\":\(reason.map { json($0.english) } ?? "null")")
+            fields.append("\"lid_closed\":\(atHand.lidClosed)")
+            fields.append("\"readers\":[" + atHand.readers.map {
+                "{\"reader\":\(json($0.label)),\"placement\":\(json($0.placement.rawValue)),\"fingers\":[" + $0.fingers.map(json).joined(separator: ",") + "],\"used\":\($0.used)}"
+            }.joined(separator: ",") + "]")
             Files.write("{" + fields.joined(separator: ",") + "}\n", to: 1)
             return
         }
@@ -65,6 +74,8 @@ enum Status {
         out += "  " + (!locked ? tr("locked: no") : since.map { tr("locked: yes, since \($0)") } ?? tr("locked: yes")) + "\n"
         let method = next == "password" ? tr("password") : tr("fingerprint")
         out += "  " + (reason.map { tr("next authentication: \(method): \(tr($0))") } ?? tr("next authentication: \(method)")) + "\n"
+        out += "  " + ReadersAtHand.lidLine(atHand.lidClosed) + "\n"
+        for reader in atHand.readers { out += "  " + reader.text + "\n" }
         Files.write(out, to: 1)
     }
 

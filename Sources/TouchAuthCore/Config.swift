@@ -60,7 +60,10 @@ public struct Config: Equatable, Sendable {
         get { c.pointee.terminal_without_logind != 0 }
         set { update { $0.terminal_without_logind = newValue ? 1 : 0 } }
     }
-    // (lid_dir is the module's alone: the helper never reads a lid. The dump shows it.)
+    /// Where the laptop lids are (`<lid>/state` files): a closed lid skips the readers inside it.
+    public var lidDir: String { text("lid_dir") }
+    /// Where sysfs is: a USB reader's port says whether it is removable (DESIGN.md §3.4).
+    public var sysfsDir: String { text("sysfs_dir") }
     // The text keys are read-only here: only the parser writes them, so they obey the table.
 
     public static let defaultPath = DEFAULT_CONFIG_PATH

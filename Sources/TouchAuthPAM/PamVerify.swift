@@ -61,11 +61,11 @@ package enum PamVerify {
         Termination.install()
         Sensor.configure(config)
         let context = Context()
-        // The first sensor that has prints for this user (a user may have enrolled on one of several).
+        // Every reader that has prints of this user, but those inside a closed lid (Readers).
         let store = PrintStore(root: config.printDir)
-        let device: Device, prints: [(Finger, Print)]
-        do throws(Sensor.Refusal) {
-            (device, prints) = try Sensor.choose(context.devices(), named: nil, user: user, store: store, need: .loadedPrints)
+        let readers: [Readers.Reader]
+        do throws(Readers.Refusal) {
+            readers = try Readers.armed(context.devices(), user: user, store: store, config: config)
         } catch {
             switch error {
             case .noSensor:
@@ -74,10 +74,12 @@ package enum PamVerify {
             case .notEnrolled(let labels):
                 evaluation.debug("\(user) has no prints on \(labels)")
                 return .biometryNotEnrolled
+            case .lidClosed(let labels):
+                evaluation.debug("lid closed: \(labels) inside it, no external reader with prints of \(user)")
+                return .biometryNotAvailable
             case .unreadable(let why):
                 Syslog.log(LOG_ERR, "prints of \(user): \(why)")
                 return .systemCancel
-            case .unknownName: return .systemCancel  // only a command names a sensor
             }
         }
 
@@ -90,7 +92,7 @@ package enum PamVerify {
         // However the attempt ends from here on, the module's audit line gets the strikes.
         defer { send(.strikes(state.strikes)) }
         if let refused = evaluation.admit(&state, prints: store) { return refused }
-        return evaluation.prompt(device, prints, request: request, state: &state)
+        return evaluation.prompt(readers.map { ($0.device, $0.prints) }, request: request, state: &state)
     }
 }
 
@@ -153,26 +155,39 @@ struct Evaluation {
         }
     }
 
-    /// Opens the sensor, shows the prompt's lines, and runs the scan loop.
-    func prompt(_ device: Device, _ prints: [(Finger, Print)], request: Request, state: inout UserState) -> Outcome {
+    /// Opens the readers, shows the prompt's lines, and runs the scan loop: one reader as it
+    /// always was, several armed at once (a round per charged strike, the first verdict on any
+    /// of them settles it: ScanRace).
+    func prompt(_ readers: [(Device, [(Finger, Print)])], request: Request, state: inout UserState) -> Outcome {
         // One deadline for the whole prompt, from the sensor's opening to the last scan.
         let opened = Evaluation.monotonicMilliseconds()
         let cancellable = Cancellable(milliseconds: UInt32(config.timeout) * 1000)
         Termination.watch(cancellable)
         defer { Termination.watch(nil) }
-        do {
-            try device.open(cancellable)
-        } catch {
-            Syslog.log(LOG_ERR, "cannot open \(device.driver)/\(device.deviceID): \(error)")
+        // A reader that cannot be opened (unplugged since the enumeration) is left out; none: the password.
+        var open: [(Device, [(Finger, Print)])] = []
+        for (device, prints) in readers {
+            do {
+                try device.open(cancellable)
+                open.append((device, prints))
+            } catch {
+                Syslog.log(LOG_ERR, "cannot open \(device.driver)/\(device.deviceID): \(error)")
+            }
+        }
+        defer { for (device, _) in open { device.close() } }
+        guard let (device, prints) = open.first else {
             send(Message.sensorFailed.replyLine)
             return .systemCancel
         }
-        defer { device.close() }
 
         // A sensor that cannot identify compares each scan with one print: with several prints
         // it takes them in turn and names the finger it expects, so the user knows which one
-        // to place (fprintd only ever tries the first).
-        var loop = ScanLoop(.prompt(maxTries: config.maxTries), fingers: prints.map(\.0), canIdentify: device.canIdentify)
+        // to place (fprintd only ever tries the first). Several readers are one "sensor" that
+        // identifies: the loop's print indices run over every reader's prints, in order.
+        var racing = Racing(open)
+        var loop = racing.several
+            ? ScanLoop(.prompt(maxTries: config.maxTries), fingers: open.flatMap { $0.1.map(\.0) }, canIdentify: true)
+            : ScanLoop(.prompt(maxTries: config.maxTries), fingers: prints.map(\.0), canIdentify: device.canIdentify)
         // What the touch approves (sudo, doas, su: from the host's argv), else the service's reason.
         if let approval = request.approval {
             send(.info(Approval.fitted(Message.approve(approval).text, columns: request.columns)))
@@ -211,7 +226,8 @@ struct Evaluation {
         return loop.run(say: say) { action in
             switch action {
             case .charge: charge(&state)
-            case .scan(let target): scan(target, device, prints, cancellable)
+            case .scan(let target):
+                racing.several ? scanAll(&racing, cancellable) : scan(target, device, prints, cancellable)
             case .settle(let settlement): settle(settlement, &state)
             }
         }.outcome
@@ -268,6 +284,43 @@ struct Evaluation {
         return .scanned(verdict)
     }
 
+    /// One round on several readers (ScanRace): each compares with its prints (all at once where
+    /// it identifies, else one per round in turn), the first verdict settles the round, a reader
+    /// that failed is dropped for the rounds after. None left: the sensor failed.
+    func scanAll(_ racing: inout Racing, _ cancellable: Cancellable) -> ScanLoop.Event {
+        let entries = racing.readers.map { reader in
+            (reader.device, reader.target(round: racing.round))
+        }
+        racing.round += 1
+        let (winner, results) = ScanRace.run(entries, cancellable)
+        var dropped: [Int] = []
+        for (index, result) in results.enumerated() {
+            guard case .failed(let failure) = result else { continue }
+            let device = racing.readers[index].device
+            Syslog.log(LOG_ERR, "\(device.driver)/\(device.deviceID): \(failure); the other readers go on")
+            dropped.append(index)
+        }
+        let verdict: ScanLoop.Verdict
+        if let winner {
+            let reader = racing.readers[winner]
+            switch results[winner] {
+            case .match(let index):
+                let global = reader.globalIndex(index, round: racing.round - 1)
+                debug("\(user): matched \(reader.prints[global - reader.offset].0.name) on \(Sensor.label(reader.device))")
+                verdict = .match(global)
+            case .noMatch:
+                debug("\(user): no match on \(Sensor.label(reader.device))")
+                verdict = .noMatch
+            case .retry(let hint): verdict = .retry(hint)
+            case .cancelled, .failed: verdict = .failed  // (never a winner)
+            }
+        } else {
+            verdict = cancellable.isCancelled || dropped.count < racing.readers.count ? .timedOut : .failed
+        }
+        racing.readers = racing.readers.enumerated().filter { !dropped.contains($0.offset) }.map(\.element)
+        return .scanned(verdict)
+    }
+
     /// Settles the charge: a match starts the strikes over, a wrong finger keeps its strike (and
     /// locks at the threshold), a scan without a verdict gets it back. Only the wrong finger's
     /// write must survive a crash of the machine; the others give back, and a crash that undid
@@ -287,6 +340,42 @@ struct Evaluation {
         }
         // Whether the module's SIGTERM cancelled the scan: then the module reads no more.
         return .settled(strikes: state.strikes, locked: state.isLocked, promptEnded: Termination.requested)
+    }
+}
+
+/// The readers of a prompt with several (Evaluation.scanAll): those still in the race, each with
+/// its prints' place among all of them, and the rounds so far.
+struct Racing {
+    struct Reader {
+        let device: Device
+        let prints: [(Finger, Print)]
+        /// Where its prints start in the scan loop's list of every reader's prints.
+        let offset: Int
+
+        /// What it compares this round's scan with.
+        func target(round: Int) -> ScanRace.Target {
+            if device.canIdentify && prints.count > 1 { return .identify(prints.map(\.1)) }
+            return .verify(prints[round % prints.count].1)
+        }
+
+        /// The scan loop's index of the print a scan of `round` matched (`index` into its target).
+        func globalIndex(_ index: Int, round: Int) -> Int {
+            if device.canIdentify && prints.count > 1 { return offset + index }
+            return offset + round % prints.count
+        }
+    }
+
+    var readers: [Reader]
+    var round = 0
+    let several: Bool
+
+    init(_ open: [(Device, [(Finger, Print)])]) {
+        var offset = 0
+        readers = open.map { device, prints in
+            defer { offset += prints.count }
+            return Reader(device: device, prints: prints, offset: offset)
+        }
+        several = open.count > 1
     }
 }
 

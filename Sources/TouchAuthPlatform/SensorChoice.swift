@@ -7,11 +7,9 @@ extension Sensor {
     /// How commands and people name a sensor: fprintd's path parts, `driver/device_id`.
     package static func label(_ device: Device) -> String { "\(device.driver)/\(device.deviceID)" }
 
-    /// What a caller needs of the sensor it is given.
+    /// What a command needs of the sensor it is given (pam-verify arms every reader with the
+    /// user's prints instead: Readers.armed).
     package enum Need {
-        /// pam-verify: the first sensor whose prints of the user load (a sensor whose files are
-        /// all skipped is passed over; a print directory that cannot be trusted refuses).
-        case loadedPrints
         /// verify, enable: the first sensor with an enrolled finger of the user (a file in
         /// fprintd's layout), whose prints are then loaded.
         case enrolledFinger
@@ -43,7 +41,7 @@ extension Sensor {
         }
     }
 
-    /// The one choice of the sensor to scan or enrol with, for every caller, and the user's prints
+    /// The one choice of the sensor to scan or enrol with, for every command, and the user's prints
     /// on it: the sensor `named` (`driver/device_id`, or a driver with one sensor), else the first
     /// that has prints of the user (what counts is `need`'s), else the first (`.anySensor`).
     package static func choose(
@@ -63,13 +61,6 @@ extension Sensor {
                 throw .unknownName(named, matches: found.count, found: devices.map(label))
             }
             return try withPrints(device)
-        }
-        if need == .loadedPrints {
-            for device in devices {
-                let chosen = try withPrints(device)
-                if !chosen.1.isEmpty { return chosen }
-            }
-            throw .notEnrolled(on: devices.map(label))
         }
         let enrolled = store.enrolled(user: user)
         if let device = devices.first(where: { device in enrolled.contains { $0.0 == device.driver && $0.1 == device.deviceID } }) {

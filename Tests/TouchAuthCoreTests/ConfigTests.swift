@@ -138,6 +138,7 @@ private func parse(_ text: String) throws(Config.Error) -> (Config, [String]) {
                 password_after_enroll_change=yes
                 require_password_set=yes
                 lid_dir=/proc/acpi/button/lid
+                sysfs_dir=/sys
                 terminal_without_logind=no
 
                 """)

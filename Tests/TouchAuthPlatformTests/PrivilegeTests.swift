@@ -17,6 +17,8 @@ import Testing
         ("config=/home/eve/touchauth.conf", "config"),
         ("debug", "debug"),
         ("lockout_threshold=1000", "lockout_threshold"),
+        ("lid_dir=/home/eve/lid", "lid_dir"),
+        ("sysfs_dir=/home/eve/sys", "sysfs_dir"),
         ("colour=blue", "colour"),
         // Not key=value, or nothing at all: passed on, for the loader to refuse or skip.
         ("reason", nil),

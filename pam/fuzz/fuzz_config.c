@@ -39,7 +39,7 @@ static void check(const struct config_values *o)
 	    (o->debug != 0 && o->debug != 1))
 		abort();
 	if (o->helper[0] != '/' || o->print_dir[0] != '/' || o->state_dir[0] != '/' ||
-	    o->lid_dir[0] != '/')
+	    o->lid_dir[0] != '/' || o->sysfs_dir[0] != '/')
 		abort();
 	if (strnlen(o->virtual_device, sizeof(o->virtual_device)) > CONFIG_SOCKET_PATH_MAX ||
 	    strnlen(o->reason, sizeof(o->reason)) > CONFIG_LINE_MAX ||

@@ -361,9 +361,11 @@ passwd -l "$TUSER" > /dev/null
 filter_case require_password_set require_password_set=no "0 - - - -" "a locked password: set one first" \
     'has "Set a password for this account" && lacks "result success"' 'has "result success"' "SCAN tu-right-index"
 password_unlock
-# lid_dir is the module's alone (the helper never reads a lid): a value root's parser refuses shows
-# whether it got that far.
+# lid_dir and sysfs_dir (which readers a closed lid covers, DESIGN.md §3.4) are root's: a value
+# root's parser refuses shows whether it got that far.
 filter_case lid_dir lid_dir=not/absolute "0 - - - -" "never parsed, the finger works" \
+    'has "result success"' 'has "result systemCancel" && logged "configuration refused"' "SCAN tu-right-index"
+filter_case sysfs_dir sysfs_dir=not/absolute "0 - - - -" "never parsed, the finger works" \
     'has "result success"' 'has "result systemCancel" && logged "configuration refused"' "SCAN tu-right-index"
 filter_case debug debug "0 - - - -" "no debug lines (the match is not logged)" \
     'has "result success" && ! logged "$TUSER: matched right-index-finger"' \
