@@ -170,6 +170,23 @@ static int whole_line(struct approval *a, int argc, char *const argv[], int comp
 }
 
 /*
+ * getopt with "+": whether argv[*i] is a word of options.  The first word
+ * that is not, or the one after "--" (*i moved past it), starts the command.
+ */
+static int option_word(char *const argv[], int *i)
+{
+	const char *arg = argv[*i];
+
+	if (arg[0] != '-' || arg[1] == '\0')
+		return 0;
+	if (strcmp(arg, "--") == 0) {
+		++*i;
+		return 0;
+	}
+	return 1;
+}
+
+/*
  * An option of a getopt-style host: *i at the word, *p at the letter.  Sets
  * *value (the rest of the word or the next word) when the letter takes one.
  * 0: known, 1: takes a value that is missing, -1: unknown.
@@ -227,15 +244,9 @@ static int parse_sudo(int argc, char *const argv[], int complete, struct approva
 	const char *target = "root", *base = strrchr(argv[0], '/');
 	int shell = 0, edit = strcmp(base != NULL ? base + 1 : argv[0], "sudoedit") == 0, i;
 
-	for (i = 1; i < argc; i++) {
+	for (i = 1; i < argc && option_word(argv, &i); i++) {
 		const char *arg = argv[i], *value = NULL;
 
-		if (arg[0] != '-' || arg[1] == '\0')
-			break;
-		if (strcmp(arg, "--") == 0) {
-			i++;
-			break;
-		}
 		if (arg[1] == '-') {
 			const char *name = arg + 2, *eq = strchr(name, '=');
 			size_t len = eq != NULL ? (size_t)(eq - name) : strlen(name);
@@ -304,15 +315,9 @@ static int parse_doas(int argc, char *const argv[], int complete, struct approva
 	const char *target = "root";
 	int shell = 0, i;
 
-	for (i = 1; i < argc; i++) {
+	for (i = 1; i < argc && option_word(argv, &i); i++) {
 		const char *arg = argv[i], *value = NULL;
 
-		if (arg[0] != '-' || arg[1] == '\0')
-			break;
-		if (strcmp(arg, "--") == 0) {
-			i++;
-			break;
-		}
 		for (const char *p = arg + 1; *p != '\0'; p++) {
 			char letter = *p;
 

@@ -81,12 +81,16 @@ finish sudo
 check "(control) Ctrl-C -> nothing ran" eval '! ran'
 
 echo "# what the touch approves: sudo -s (a shell), and show_command=no"
-start sudo "sudo -s"
-wait_for sudo "$HINT"
-OUT=$(screen sudo)
-check "sudo -s -> a shell as root" has "sudo wants to open a shell as root"
-tm send-keys -t t:sudo C-c
-finish sudo
+# names WINDOW COMMAND WAIT-FOR TEXT [TITLE]: COMMAND's prompt shows TEXT; Ctrl-C ends it.
+names() {
+    start "$1" "$2"
+    wait_for "$1" "$3"
+    OUT=$(screen "$1")
+    check "${5:-$2 -> the prompt says: $4}" has "$4"
+    tm send-keys -t "t:$1" C-c
+    finish "$1"
+}
+names sudo "sudo -s" "$HINT" "sudo wants to open a shell as root"
 printf '%s\n' "$LINE show_command=no reason=the-reason-of-this-service" \
     "auth required pam_unix.so try_first_pass nodelay" "account required pam_permit.so" \
     "session required pam_permit.so" > "$T/pam-sudo"  # the same file (inode) as the bind mount
@@ -250,12 +254,7 @@ check "sudo -A with no terminal -> the sensor was never armed" sensor_never_arme
 AUTHENTICATED="This account is currently not available"
 # ctrl_c WINDOW COMMAND: Ctrl-C at the prompt ends the program as at its password prompt.
 ctrl_c() {
-    start "$1" "$2"
-    wait_for "$1" "$PROMPT"
-    OUT=$(screen "$1")
-    check "$1 -> the fingerprint prompt with the hint" has "$HINT"
-    tm send-keys -t "t:$1" C-c
-    finish "$1"
+    names "$1" "$2" "$PROMPT" "$HINT" "$1 -> the fingerprint prompt with the hint"
     echo "#   ($1 after Ctrl-C: status $(cat "$W/u/rc" 2>/dev/null), said: $(tail -n 2 <<<"$OUT" | head -n 1))"
     check "$1 Ctrl-C -> ended by SIGINT, as at its password prompt (status 130)" rc_is 130
     check "$1 Ctrl-C -> not authenticated" lacks "$AUTHENTICATED"
@@ -287,12 +286,7 @@ finger() {
     check "$1 finger -> no helper left" no_helper_left "$1"
 }
 echo "# su: the prompt names the user"
-start su "su $TUSER"
-wait_for su "$PROMPT"
-OUT=$(screen su)
-check "su -> the prompt names the target user" has "su wants to switch to the user $TUSER"
-tm send-keys -t t:su C-c
-finish su
+names su "su $TUSER" "$PROMPT" "su wants to switch to the user $TUSER"
 echo "# su: Ctrl-C, Enter, the finger"
 ctrl_c su "su $TUSER"
 enter_then_password su "su $TUSER"
