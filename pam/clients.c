@@ -30,6 +30,11 @@
 static const char *const silent_lockers[] = { "i3lock", "swaylock" };
 #define NSILENT_LOCKERS (sizeof(silent_lockers) / sizeof(silent_lockers[0]))
 
+int client_needs_terminal(const char *service)
+{
+	return strncmp(service, "sudo", 4) == 0;
+}
+
 /*
  * Clients that keep only the latest PAM_TEXT_INFO/PAM_ERROR_MSG on screen,
  * found by looking at them with the sensor armed (tests/e2e/NOTES.md, "One

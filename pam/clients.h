@@ -15,6 +15,13 @@
 const char *client_refusal(const char *service);
 
 /*
+ * 1 when the client of SERVICE has no window for our prompt without a
+ * terminal: sudo (every service whose name starts with "sudo"), whose
+ * conversation without one is an askpass program (sudo -A).
+ */
+int client_needs_terminal(const char *service);
+
+/*
  * 1 when the client of SERVICE shows one message at a time, each replacing
  * the last (LightDM's greeters, xsecurelock): the prompt must be one line
  * that says both ways in.

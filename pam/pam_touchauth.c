@@ -126,86 +126,60 @@ static void give_back_interrupt(void)
 /* Seconds a password typed at the fingerprint prompt may pause between keys. */
 #define TYPING_IDLE_SECONDS 60
 
+/* How a prompt ended. */
+struct verdict {
+	enum ta_outcome outcome;
+	int strikes;   /* in a row after this prompt; -1: unknown */
+	int signalled; /* a SIGTERM or SIGHUP arrived while held */
+};
+
 /*
  * The fingerprint prompt, with the terminal's keys when a person types into
- * this program (terminal.h): Enter or typing is userFallback, the interrupt
- * character userCancel.  A password typed at the prompt becomes PAM_AUTHTOK
- * for the next module (pam_unix.so try_first_pass).  The terminal comes back
- * in its saved mode on every path, after the helper is reaped.
+ * this program (terminal.h, USE is TERMINAL_OWNED): Enter or typing is
+ * userFallback, the interrupt character userCancel.  A password typed at the
+ * prompt becomes PAM_AUTHTOK for the next module (pam_unix.so
+ * try_first_pass).  The terminal comes back in its saved mode on every path,
+ * after the helper is reaped.
  */
-static void verify(pam_handle_t *pamh, struct helper_call *call, const struct presence *presence,
-		   struct held_signals *held, enum ta_outcome *outcome, int *strikes)
+static struct verdict verify(pam_handle_t *pamh, struct helper_call *call, struct terminal *term,
+			     enum terminal_use use, struct held_signals *held)
 {
-	const struct config_values *opts = call->opts;
-	struct terminal term;
-	enum terminal_use use;
+	struct verdict v = { .outcome = TA_SYSTEM_CANCEL, .strikes = -1, .signalled = 0 };
 
-	terminal_init(&term);
-	use = presence->display_item ? TERMINAL_NONE : terminal_open(&term);
-	/*
-	 * Someone must answer (DESIGN.md §3), for every service: a terminal a
-	 * person types into, or a screen that shows the conversation.  Not a
-	 * terminal whose input is a program (sudo -S, a pipe, a background job),
-	 * not a caller with neither (cron, setsid su, a web application checking
-	 * local users), and not sudo without a terminal (sudo -A: its
-	 * conversation has no window for our prompt).
-	 */
-	if (use == TERMINAL_NOBODY ||
-	    (use == TERMINAL_NONE &&
-	     (!presence->display || strncmp(call->service, "sudo", 4) == 0))) {
-		if (opts->debug)
-			pam_syslog(pamh, LOG_DEBUG, "nobody at a terminal or a screen to answer");
-		*outcome = TA_BIOMETRY_NOT_AVAILABLE;
-		terminal_close(&term);
-		return;
-	}
-	/*
-	 * Without logind nothing tells who sits at the machine, and any program
-	 * can make a terminal (a cron job opens a pty and runs su in it): a
-	 * terminal counts only when the administrator says so.
-	 */
-	if (use == TERMINAL_OWNED && !presence->logind && !opts->terminal_without_logind) {
-		if (opts->debug)
-			pam_syslog(pamh, LOG_DEBUG,
-				   "no logind: a terminal proves nobody is at the machine "
-				   "(terminal_without_logind)");
-		*outcome = TA_BIOMETRY_NOT_AVAILABLE;
-		terminal_close(&term);
-		return;
-	}
 	if (use == TERMINAL_OWNED) {
-		term.offer = opts->fallback_title[0] != '\0';
-		if (terminal_take(pamh, &term) != PAM_SUCCESS) {
-			terminal_close(&term); /* the conversation alone still works */
+		term->offer = call->opts->fallback_title[0] != '\0';
+		if (terminal_take(pamh, term) != PAM_SUCCESS) {
+			terminal_close(term); /* the conversation alone still works */
 		} else {
 			signals_hold(held);
-			term.stop_fd = held->fd;
+			term->stop_fd = held->fd;
 		}
 	}
 
-	/* Sets outcome to systemCancel on every failure, and logs why. */
-	call->term = term.modified ? &term : NULL;
-	call->columns = use == TERMINAL_OWNED ? terminal_columns(&term) : 0;
-	(void)helper_run(pamh, call, outcome, strikes);
+	/* Sets the outcome to systemCancel on every failure, and logs why. */
+	call->term = term->modified ? term : NULL;
+	call->columns = use == TERMINAL_OWNED ? terminal_columns(term) : 0;
+	(void)helper_run(pamh, call, &v.outcome, &v.strikes);
 	call->term = NULL;
 
-	if (*outcome == TA_USER_FALLBACK && term.typing) {
-		switch (terminal_read_password(&term, TYPING_IDLE_SECONDS)) {
+	if (v.outcome == TA_USER_FALLBACK && term->typing) {
+		switch (terminal_read_password(term, TYPING_IDLE_SECONDS)) {
 		case KEY_PASSWORD:
-			if (pam_set_item(pamh, PAM_AUTHTOK, term.password) != PAM_SUCCESS)
+			if (pam_set_item(pamh, PAM_AUTHTOK, term->password) != PAM_SUCCESS)
 				pam_syslog(pamh, LOG_ERR, "cannot hand the typed password on");
 			break;
 		case KEY_CANCEL:
-			*outcome = TA_USER_CANCEL;
+			v.outcome = TA_USER_CANCEL;
 			break;
 		default:
 			break; /* idle or gone: the next module asks */
 		}
 	}
-	held->arrived = term.stopped;
+	v.signalled = term->stopped;
 	/* Ctrl-C drops unread input, as at a password prompt; otherwise type-ahead stays. */
-	terminal_restore(&term, *outcome == TA_USER_CANCEL);
-	terminal_close(&term);
+	terminal_restore(term, v.outcome == TA_USER_CANCEL);
+	terminal_close(term);
+	return v;
 }
 
 /* fprintd's layout: <print_dir>/<user>/<driver>/<device>/<finger>. */
@@ -223,20 +197,6 @@ static int has_print_dir(pam_handle_t *pamh, const struct config_values *opts, c
 		return S_ISDIR(st.st_mode);
 	/* A screen locker runs as the user: root's print_dir is for the setuid helper. */
 	return errno == EACCES && geteuid() != 0;
-}
-
-/*
- * `touchauth disable`: the marker <state_dir>/<uid>.disabled (Switch.swift).
- * Anything there counts: it can only send the user to the password.  A
- * caller that cannot see into root's state_dir leaves it to the helper.
- */
-static int is_disabled(const struct config_values *opts, uid_t uid)
-{
-	char path[CONFIG_PATH_MAX + 32];
-	struct stat st;
-	int n = snprintf(path, sizeof(path), "%s/%u.disabled", opts->state_dir, (unsigned)uid);
-
-	return n > 0 && (size_t)n < sizeof(path) && lstat(path, &st) == 0;
 }
 
 /*
@@ -418,49 +378,21 @@ out:
 	return PAM_IGNORE;
 }
 
-/*
- * Why the fingerprint is not offered, cheapest first and before anything is
- * spawned (DESIGN.md §3), or NULL; *presence is then what verify() needs.
- */
-static const char *skip_reason(pam_handle_t *pamh, const struct config_values *opts,
-			       const char *user, uid_t uid, const char *service,
-			       struct presence *presence)
-{
-	const char *refusal;
-
-	/* Cheapest first: most users a stack sees have no prints (one lstat). */
-	if (!has_print_dir(pamh, opts, user))
-		return "no enrolled prints";
-	/* A client that cannot show the prompt (i3lock, swaylock): a string compare. */
-	refusal = client_refusal(service);
-	if (refusal != NULL)
-		return refusal;
-	refusal = presence_check(pamh, service, presence);
-	if (refusal != NULL)
-		return refusal;
-	/*
-	 * A closed lid is the helper's to judge (DESIGN.md §3.4): it covers only
-	 * the readers inside it, and only the helper knows which reader is which.
-	 */
-	if (is_disabled(opts, uid))
-		return "fingerprint turned off for this user";
-	return NULL;
-}
-
 PAM_EXTERN int pam_sm_authenticate(pam_handle_t *pamh, int flags, int argc, const char **argv)
 {
 	struct config_values opts;
 	struct config_error err;
 	struct presence presence;
+	struct terminal term;
 	struct held_signals held = { .fd = -1 };
 	struct helper_call call;
 	struct approval approval;
-	enum ta_outcome outcome = TA_SYSTEM_CANCEL;
+	struct verdict v;
 	const struct ta_outcome_info *info;
-	const char *user = NULL, *refusal;
+	const char *user = NULL;
 	const void *service = NULL;
 	uid_t uid = 0;
-	int retval, strikes = -1;
+	int retval;
 	char strikes_text[16];
 
 	(void)flags; /* pam_info messages are the prompt itself; sudo always sets PAM_SILENT */
@@ -507,10 +439,17 @@ PAM_EXTERN int pam_sm_authenticate(pam_handle_t *pamh, int flags, int argc, cons
 		pam_syslog(pamh, LOG_ERR, "cannot determine the service name");
 		goto out;
 	}
-	refusal = skip_reason(pamh, &opts, user, uid, service, &presence);
-	if (refusal != NULL) {
+	/* Cheapest first: most users a stack sees have no prints (one lstat). */
+	if (!has_print_dir(pamh, &opts, user)) {
 		if (opts.debug)
-			pam_syslog(pamh, LOG_DEBUG, "%s", refusal);
+			pam_syslog(pamh, LOG_DEBUG, "no enrolled prints");
+		goto out;
+	}
+	terminal_init(&term);
+	presence = presence_decide(pamh, &opts, service, uid, &term);
+	if (presence.refusal != NULL) {
+		if (opts.debug)
+			pam_syslog(pamh, LOG_DEBUG, "%s", presence.refusal);
 		goto out;
 	}
 
@@ -524,23 +463,23 @@ PAM_EXTERN int pam_sm_authenticate(pam_handle_t *pamh, int flags, int argc, cons
 	/* What the touch approves, from the host's own argv (approval.h). */
 	if (opts.show_command && approval_read(client_host(service), user, &approval) == 0)
 		call.approval = &approval;
-	verify(pamh, &call, &presence, &held, &outcome, &strikes);
-	if (outcome == TA_SUCCESS)
+	v = verify(pamh, &call, &term, presence.use, &held);
+	if (v.outcome == TA_SUCCESS)
 		(void)pam_set_data(pamh, AUTH_RAN_KEY, (void *)AUTH_MATCHED, NULL);
 
-	info = &ta_outcomes[outcome];
+	info = &ta_outcomes[v.outcome];
 	/* The audit line (LOG_AUTHPRIV): who, where, what, and the strikes in a row. */
-	snprintf(strikes_text, sizeof(strikes_text), "%d", strikes);
+	snprintf(strikes_text, sizeof(strikes_text), "%d", v.strikes);
 	pam_syslog(pamh,
-		   outcome == TA_SUCCESS || outcome == TA_AUTHENTICATION_FAILED ? LOG_NOTICE
-										: LOG_INFO,
+		   v.outcome == TA_SUCCESS || v.outcome == TA_AUTHENTICATION_FAILED ? LOG_NOTICE
+										    : LOG_INFO,
 		   "user %s, service %s: %s, strikes %s", user, (const char *)service, info->name,
-		   strikes < 0 ? "-" : strikes_text);
+		   v.strikes < 0 ? "-" : strikes_text);
 	if (opts.debug)
 		pam_syslog(pamh, LOG_DEBUG, "outcome %s -> %s", info->name, info->pam_code_name);
 	retval = info->pam_code;
 	signals_release(&held); /* a held SIGTERM or SIGHUP reaches the host now */
-	if (outcome == TA_USER_CANCEL && !held.arrived)
+	if (v.outcome == TA_USER_CANCEL && !v.signalled)
 		give_back_interrupt();
 out:
 	return retval;

@@ -1,9 +1,7 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /*
- * The presence rules (presence.h, DESIGN.md §3): a network login is never
- * offered the fingerprint, and where logind runs the caller's session must be
- * local, active and on a seat.  (The terminal rule is in pam_touchauth.c,
- * which owns the terminal.)
+ * The presence rules (presence.h, DESIGN.md §3), all of them, in the order
+ * presence_decide() applies them.
  */
 #include "presence.h"
 
@@ -12,10 +10,13 @@
 #include <fcntl.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include <security/pam_ext.h>
 #include <systemd/sd-login.h>
+
+#include "clients.h"
 
 /*
  * sshd puts these into the PAM environment (pam_getenv) and the session's;
@@ -120,18 +121,17 @@ static int console_on_screen(const char *tty)
 	return strcmp(on, tty) == 0;
 }
 
-/*
- * logind runs: it always creates seat0 at startup (a VM with an empty
- * /run/systemd/seats has none).  Only root writes /run/systemd.
- */
-static int logind_running(void)
-{
-	return access("/run/systemd/seats/seat0", F_OK) == 0;
-}
+/* What the PAM items and logind say is there to show the conversation. */
+struct screen {
+	/* A display item (PAM_XDISPLAY, or a PAM_TTY like ":0"): its VT is not ours. */
+	int display_item;
+	/* A screen shows the conversation: a display item, or a local active graphical session. */
+	int display;
+};
 
 /*
  * sd-login, loaded only where logind runs, and only for a user with prints
- * (presence_check comes after the print directory): linking libsystemd and
+ * (presence_decide comes after the print directory): linking libsystemd and
  * its dependencies cost every PAM host ~0.8 ms at load time, the whole skip
  * path twice over (scripts/bench.sh).  The prototypes come from the header.
  */
@@ -240,7 +240,7 @@ static int user_at_display(const struct sd *sd)
 	return yes;
 }
 
-static const char *session_check(pam_handle_t *pamh, const struct sd *sd, struct presence *p)
+static const char *session_check(pam_handle_t *pamh, const struct sd *sd, struct screen *p)
 {
 	char *session = NULL;
 	const char *why = NULL;
@@ -274,13 +274,16 @@ static const char *session_check(pam_handle_t *pamh, const struct sd *sd, struct
 	return "outside any session, not on a virtual console or a greeter's display (logind)";
 }
 
-const char *presence_check(pam_handle_t *pamh, const char *service, struct presence *p)
+/* The network rule, then (where logind runs) the session rule; fills *screen. */
+static const char *network_or_session(pam_handle_t *pamh, const char *service, int logind,
+				      struct screen *screen)
 {
 	const char *tty = item(pamh, PAM_TTY);
+	struct sd sd;
+	const char *why;
 
-	memset(p, 0, sizeof(*p));
-	p->display_item = item(pamh, PAM_XDISPLAY)[0] != '\0' || tty[0] == ':';
-	p->display = p->display_item;
+	screen->display_item = item(pamh, PAM_XDISPLAY)[0] != '\0' || tty[0] == ':';
+	screen->display = screen->display_item;
 
 	/* Empty means local (login sets ""); loopback and the host's own name are tunnels' too. */
 	if (item(pamh, PAM_RHOST)[0] != '\0')
@@ -289,17 +292,74 @@ const char *presence_check(pam_handle_t *pamh, const char *service, struct prese
 		return "remote session (the sshd service)";
 	if (ssh_session(pamh))
 		return "remote session (SSH_* in the PAM or process environment)";
-	p->logind = logind_running();
-	if (p->logind) {
-		struct sd sd;
-		const char *why;
+	if (!logind)
+		return NULL;
+	/* logind runs but cannot be asked: the careful side. */
+	if (sd_open(&sd) != 0)
+		return "logind runs, but libsystemd.so.0 cannot be loaded";
+	why = session_check(pamh, &sd, screen);
+	dlclose(sd.lib);
+	return why;
+}
 
-		/* logind runs but cannot be asked: the careful side. */
-		if (sd_open(&sd) != 0)
-			return "logind runs, but libsystemd.so.0 cannot be loaded";
-		why = session_check(pamh, &sd, p);
-		dlclose(sd.lib);
-		return why;
-	}
+/*
+ * `touchauth disable`: the marker <state_dir>/<uid>.disabled (Switch.swift).
+ * Anything there counts: it can only send the user to the password.  A
+ * caller that cannot see into root's state_dir leaves it to the helper.
+ */
+static int switched_off(const struct config_values *opts, uid_t uid)
+{
+	char path[CONFIG_PATH_MAX + 32];
+	struct stat st;
+	int n = snprintf(path, sizeof(path), "%s/%u.disabled", opts->state_dir, (unsigned)uid);
+
+	return n > 0 && (size_t)n < sizeof(path) && lstat(path, &st) == 0;
+}
+
+/*
+ * Someone must answer, for every service: a terminal a person types into, or
+ * a screen that shows the conversation.  Not a terminal whose input is a
+ * program (sudo -S, a pipe, a background job), not a caller with neither
+ * (cron, setsid su, a web application checking local users), and not a
+ * client that needs the terminal and has none (sudo -A).  Without logind
+ * nothing tells who sits at the machine, and any program can make a terminal
+ * (a cron job opens a pty and runs su in it): a terminal counts only when the
+ * administrator says so.
+ */
+static const char *nobody_to_answer(const struct config_values *opts, const char *service,
+				    int logind, const struct screen *screen, enum terminal_use use)
+{
+	if (use == TERMINAL_NOBODY ||
+	    (use == TERMINAL_NONE && (!screen->display || client_needs_terminal(service))))
+		return "nobody at a terminal or a screen to answer";
+	if (use == TERMINAL_OWNED && !logind && !opts->terminal_without_logind)
+		return "no logind: a terminal proves nobody is at the machine "
+		       "(terminal_without_logind)";
 	return NULL;
+}
+
+struct presence presence_decide(pam_handle_t *pamh, const struct config_values *opts,
+				const char *service, uid_t uid, struct terminal *term)
+{
+	struct presence p = { .refusal = NULL, .use = TERMINAL_NONE };
+	struct screen screen = { 0, 0 };
+	int logind;
+
+	/* A client that cannot show the prompt (i3lock, swaylock): a string compare. */
+	p.refusal = client_refusal(service);
+	if (p.refusal != NULL)
+		return p;
+	logind = logind_running("");
+	p.refusal = network_or_session(pamh, service, logind, &screen);
+	if (p.refusal != NULL)
+		return p;
+	if (switched_off(opts, uid)) {
+		p.refusal = "fingerprint turned off for this user";
+		return p;
+	}
+	p.use = screen.display_item ? TERMINAL_NONE : terminal_open(term);
+	p.refusal = nobody_to_answer(opts, service, logind, &screen, p.use);
+	if (p.refusal != NULL)
+		terminal_close(term);
+	return p;
 }

@@ -1,30 +1,42 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /*
- * Whose touch is it (DESIGN.md §3)?  The fingerprint is offered only when a
- * person at this machine can see and answer the prompt.  Every signal here can
- * only refuse; nothing from the caller's environment can turn the prompt on.
- * Decided before anything is spawned.
+ * Whose touch is it?  The one owner of the rules that decide whether a
+ * person at this machine can see and answer the prompt (docs/POLICY.md,
+ * presence).  Every rule can only refuse; nothing from the caller's
+ * environment can turn the prompt on.  Decided before anything is spawned.
  */
 #ifndef TOUCHAUTH_PRESENCE_H
 #define TOUCHAUTH_PRESENCE_H
 
+#include <sys/types.h>
+
 #include <security/pam_modules.h>
 
+#include "config.h"
+#include "logind.h"
+#include "terminal.h"
+
 struct presence {
-	/* The client set a display item (PAM_XDISPLAY, or a PAM_TTY like ":0"): its VT is not ours.
-	 */
-	int display_item;
-	/* A screen shows the conversation: a display item, or a local active graphical session. */
-	int display;
-	/* systemd-logind (or elogind) is running: sessions were checked. */
-	int logind;
+	/* NULL: a person here can answer; otherwise why not (the debug log). */
+	const char *refusal;
+	/* The terminal found; TERMINAL_OWNED: its keys are the prompt's. */
+	enum terminal_use use;
 };
 
 /*
- * The network and session rules: NULL when a person at this machine may be
- * asked, otherwise why not (for the debug log).  Fills *p either way.  The
- * terminal rule ("someone must answer") is the caller's, with p->display.
+ * The rules, in the order applied (cheapest and most common first):
+ *   1. the client can show the prompt (clients.c: silent lockers);
+ *   2. not a network login (PAM_RHOST, the sshd service, SSH_* variables);
+ *   3. where logind runs, the caller's session is local, active, on a seat;
+ *   4. the user's switch (`touchauth disable`);
+ *   5. someone must answer: a terminal a person types into, or a screen that
+ *      shows the conversation (sudo needs the terminal: clients.c);
+ *   6. without logind, a terminal counts only with terminal_without_logind.
+ * The lid is the helper's (Readers.swift): only it knows which reader is
+ * inside.  TERM is opened by rule 5 and left open when nothing refuses; on a
+ * refusal it is closed again.
  */
-const char *presence_check(pam_handle_t *pamh, const char *service, struct presence *p);
+struct presence presence_decide(pam_handle_t *pamh, const struct config_values *opts,
+				const char *service, uid_t uid, struct terminal *term);
 
 #endif /* TOUCHAUTH_PRESENCE_H */

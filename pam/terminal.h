@@ -65,7 +65,6 @@ struct terminal {
 struct held_signals {
 	int fd;	       /* signalfd of the held ones: readable once one is pending; -1 */
 	int active;    /* held: signals_release gives them back */
-	int arrived;   /* one ended the prompt */
 	sigset_t held; /* what we blocked */
 };
 

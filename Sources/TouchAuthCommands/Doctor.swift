@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: Apache-2.0
+import CConfig
 import Fingerprint
 import Glibc
 import TouchAuthCore
@@ -173,11 +174,11 @@ enum Doctor {
         return candidates.first { access("\($0)/pam_unix.so", F_OK) == 0 }
     }
 
-    /// Which presence signals the module has (pam/presence.c): logind is judged running when
-    /// seat0 exists under /run/systemd/seats, as the module judges it. `root` is for the tests.
-    /// Without logind a terminal counts only with `terminal_without_logind` (pam_touchauth.c).
+    /// Which presence signals the module has: whether logind runs, asked of the module's own
+    /// probe (pam/logind.h); the rules that follow from it are pam/presence.c's. `root` is for
+    /// the tests.
     static func presence(root: String = "", terminalWithoutLogind: Bool, _ note: (Level, String, String) -> Void) {
-        if access("\(root)/run/systemd/seats/seat0", F_OK) == 0 {
+        if logind_running(root) != 0 {
             note(.ok, "presence", tr("logind: running, sessions are checked"))
         } else if terminalWithoutLogind {
             note(.ok, "presence", tr("logind: not running: a terminal counts (terminal_without_logind = yes): remote logins and terminal rules only"))

@@ -4,6 +4,7 @@
  * client cannot show our prompt (i3lock, swaylock), and that nothing else
  * does: a name must match exactly, not by prefix, suffix or case.  One check
  * for each way a match could go wrong, over all the names that would show it.
+ * And which clients need a terminal for the prompt (sudo's services).
  */
 #include <stdio.h>
 
@@ -32,6 +33,27 @@ static void expect(const char *what, int refused, const char *const *names)
 	}
 }
 
+/* sudo's services need the terminal (sudo -A has no window for the prompt); no other does. */
+static void check_needs_terminal(void)
+{
+	static const char *const needs[] = { "sudo", "sudo-i", "sudoedit" };
+	static const char *const not [] = { "su",	"su-l",	   "doas",   "login",
+					    "polkit-1", "lightdm", "pseudo", "" };
+	int bad = 0;
+
+	for (size_t i = 0; i < sizeof(needs) / sizeof(needs[0]); i++)
+		bad += !client_needs_terminal(needs[i]);
+	for (size_t i = 0; i < sizeof(not ) / sizeof(not [0]); i++)
+		bad += client_needs_terminal(not [i]);
+	if (bad == 0) {
+		passed++;
+		printf("ok   - sudo's services need a terminal, no other client does\n");
+	} else {
+		failed++;
+		printf("FAIL - client_needs_terminal: %d wrong\n", bad);
+	}
+}
+
 int main(void)
 {
 	static const char *const i3lock[] = { "i3lock", NULL };
@@ -55,6 +77,7 @@ int main(void)
 	expect("a locker's name in another case asked", 0, other_case);
 	expect("a name that ends with a locker's asked (no suffix or substring match)", 0,
 	       containing);
+	check_needs_terminal();
 	printf("%d passed, %d failed\n", passed, failed);
 	return failed == 0 ? 0 : 1;
 }
