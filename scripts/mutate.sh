@@ -39,8 +39,9 @@ EOF
 # usual seconds: USUAL below.
 MAP=(
     "pam/presence.c|gdm terminal presence polkit sshd lockers"
+    "pam/logind.h|gdm presence terminal"
     "pam/terminal.c|c terminal doas"
-    "pam/clients.c|c lockers"
+    "pam/clients.c|c lockers terminal"
     "pam/approval.c|c terminal doas"
     "pam/protocol.c|c fake-helpers core"
     "pam/helper.c|c fake-helpers core terminal doas"
