@@ -38,7 +38,7 @@ EOF
 # a mutant of several files runs the union, in the order of first mention. Each suite's
 # usual seconds: USUAL below.
 MAP=(
-    "pam/presence.c|gdm terminal presence polkit sshd lockers"
+    "pam/presence.c|gdm terminal presence polkit sshd lockers cli"
     "pam/logind.h|gdm presence terminal"
     "pam/terminal.c|c terminal doas"
     "pam/clients.c|c lockers terminal"
