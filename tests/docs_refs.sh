@@ -52,12 +52,12 @@ def anchors(path):
         anchors_cache[path] = out
     return anchors_cache[path]
 
-def resolve(src, target):
+def resolve(src, target, frag_wanted=False):
     """The file a reference names: beside the referring file, from the top, or (a bare name,
     as code comments write it) the one file of that name under docs/ or at the top."""
     for cand in (os.path.normpath(os.path.join(os.path.dirname(src), target)),
                  os.path.normpath(target)):
-        if os.path.isfile(cand):
+        if os.path.isfile(cand) or (not frag_wanted and os.path.isdir(cand)):
             return cand
     if "/" not in target:
         hits = [c for c in (target, "docs/" + target) if os.path.isfile(c)]
@@ -72,7 +72,7 @@ if os.path.isfile("docs/.refmap"):
             k, v = line.rstrip("\n").split("\t", 1)
             refmap[k] = v
 
-REF = re.compile(r"([A-Za-z0-9_./-]*[A-Za-z0-9_-]\.md)#([A-Za-z0-9_-]+)")
+REF = re.compile(r"([A-Za-z0-9./][A-Za-z0-9_./-]*\.md|[A-Za-z0-9]\.md)#([A-Za-z0-9_-]*[A-Za-z0-9-])")
 LINK = re.compile(r"\]\(([^)\s]+)\)")
 SECT = re.compile(r"(?:[A-Za-z0-9_./-]*\.md,? *(?:section *)?)?§ *([0-9]+(?:\.[0-9]+)*)")
 passed, failed = 0, []
@@ -98,7 +98,7 @@ for f in files:
                     continue            # already taken by REF
                 refs.append((path or f, frag))
         for target, frag in refs:
-            dest = resolve(f, target)
+            dest = resolve(f, target, bool(frag))
             if dest is None:
                 failed.append(f"{where}: '{target}{'#' + frag if frag else ''}': no such file")
             elif frag and dest.endswith(".md") and frag not in anchors(dest):
