@@ -16,7 +16,7 @@ source "$ROOT/tests/e2e/lib.sh"
 ME=$(id -un)
 PASSWORD="demo password"
 # The demo's password module: pam_get_authtok asks for the password and keeps it as
-# PAM_AUTHTOK, as pam_unix does (the recorder needs a password on the handle: DESIGN.md §2.2;
+# PAM_AUTHTOK, as pam_unix does (the recorder needs a password on the handle: docs/POLICY.md#what-lifts-a-lockout;
 # pam_wrapper's pam_matrix keeps it to itself), then it is compared with the demo's password.
 printf '%s\n' '#include <security/pam_ext.h>' '#include <security/pam_modules.h>' '#include <string.h>' \
     'PAM_EXTERN int pam_sm_authenticate(pam_handle_t *h, int f, int c, const char **v)' \

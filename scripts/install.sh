@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: Apache-2.0
-# Installs touchauth the Debian way (DESIGN.md §6). Root; builds first if needed.
+# Installs touchauth the Debian way (docs/ARCHITECTURE.md#where-things-go). Root; builds first if needed.
 #   scripts/install.sh [--prefix DIR] [--destdir DIR] [--no-build] [--list] [--setuid]
 #
 #   module        <multiarch PAM dir, where pam_unix.so is>/pam_touchauth.so

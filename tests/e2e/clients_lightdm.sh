@@ -86,7 +86,7 @@ printf '%s\n' "auth [success=done abort=die default=ignore] $MODULE config=$CONF
     "password required pam_deny.so" "session required pam_permit.so" > "$W/pam-lightdm"
 
 # The fake logind (TESTING.md): none (as this VM), or seat0 whose active session is LightDM's
-# greeter (c1, class greeter: DESIGN.md §3.2's "greeter's display") or root's text session 8.
+# greeter (c1, class greeter: docs/POLICY.md#the-session's "greeter's display") or root's text session 8.
 logind_none() { rm -rf "${W:?}/rs/"*; mkdir -p "$W/rs/seats" "$W/rs/sessions" "$W/rs/users"; }
 logind_seat() {  # logind_seat greeter|tty: which session is in front on seat0
     logind_none

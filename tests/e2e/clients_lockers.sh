@@ -467,7 +467,7 @@ xs_start() {
     xdotool key Control_L
 }
 # xsecurelock 1.5.1 sets PAM_RHOST "localhost" (a convention for local logins) unless
-# XSECURELOCK_NO_PAM_RHOST=1; the module counts any PAM_RHOST as a network login (DESIGN.md §3.1).
+# XSECURELOCK_NO_PAM_RHOST=1; the module counts any PAM_RHOST as a network login (docs/POLICY.md#a-network-login-is-never-offered-it).
 fresh_state
 xs_start
 wait_screen "Password:" 6 "$XS_AREA"

@@ -342,7 +342,7 @@ gui_offered() {
     wait_dialog "info $PROMPT" 10
     view
     check "$name -> the dialog shows the fingerprint prompt" dialog_has "info $PROMPT"
-    # What the touch approves comes from polkit, not from us (DESIGN.md §1.1).
+    # What the touch approves comes from polkit, not from us (docs/POLICY.md#what-the-touch-approves).
     check "$name -> ...under what it approves, from polkitd: $HEADER" dialog_has "message $HEADER"
     check "$name -> the sensor is armed" armed
     touch_finger

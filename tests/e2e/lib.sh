@@ -90,7 +90,7 @@ enroll() {
 pam() {
     local svc=$1 user=$2 input=$3; shift 3
     sensor_start "$@"
-    # Someone must be able to answer (DESIGN.md §3): pamtester runs with no terminal, so it
+    # Someone must be able to answer (docs/POLICY.md#someone-must-be-able-to-answer): pamtester runs with no terminal, so it
     # stands for a client with a display (PAM_TTY ":0", as a display manager sets it) unless
     # PAM_NO_DISPLAY=1 (then nobody can answer, and the sensor is never offered).
     local display="-I tty=:0"

@@ -27,7 +27,7 @@ ARGS="config=$T/touchauth.conf helper=$HELPER debug"
 AUTH="auth [success=done default=ignore] $MODULE $ARGS"
 service solo "auth required $MODULE $ARGS"
 # The password's recorder comes after a requisite pam_unix: only a password that succeeded
-# reaches it (DESIGN.md §2). The old account line stays, to show it clears nothing now.
+# reaches it (docs/POLICY.md#what-lifts-a-lockout). The old account line stays, to show it clears nothing now.
 service full "$AUTH" "auth requisite pam_unix.so nodelay" "auth optional $MODULE authsucc $ARGS" \
     "account required $MODULE $ARGS"
 # Without the recorder a password that succeeds clears nothing: the strikes carry over.

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: Apache-2.0
-# Whose touch is it (issue 11, DESIGN.md §3): the fingerprint is offered only when a person at
+# Whose touch is it (issue 11, docs/POLICY.md#presence): the fingerprint is offered only when a person at
 # this machine can see and answer the prompt. Proved with real components: pamtester under
 # pam_wrapper, real `su` (util-linux, setuid) with a bind-mounted /etc/pam.d/su, libfprint's
 # virtual sensor, and a fake systemd-logind state built the way sd-login reads it (a private

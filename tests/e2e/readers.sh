@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: Apache-2.0
-# The reader at hand (issue 22, DESIGN.md §3.4, §4.4): two readers, a closed lid, a reader
+# The reader at hand (issue 22, docs/POLICY.md#the-lid-and-the-readers-at-hand, docs/ARCHITECTURE.md#the-helper-sources): two readers, a closed lid, a reader
 # unplugged. pamtester -> pam_touchauth.so -> touchauth -> two of libfprint's virtual readers,
 # each on its own socket: A is virtual_device (its fake sysfs port says "fixed": inside the
 # lid), B is virtual_device_storage (its port says "removable": an external USB reader). The

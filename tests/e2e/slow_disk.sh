@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: Apache-2.0
-# No free try on a slow disk (issue 11, DESIGN "no free try"): the helper's disk writes made
+# No free try on a slow disk (issue 11, docs/decisions/0001-no-free-try.md): the helper's disk writes made
 # slow (the helper set as `helper=` is a root-owned wrapper that preloads an fsync/fdatasync
 # sleeping SLOW_MS first), then six times: a wrong finger, Enter once the helper is inside the
 # slowed write that settles it. Enter makes the module SIGTERM the helper and SIGKILL it 200 ms later, in the middle of

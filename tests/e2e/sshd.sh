@@ -377,7 +377,7 @@ check "d. ...and lifts the lockout too (authsucc runs in sshd's PAM child, as ro
 check "d. ...recorded in the auth phase (authsucc), not by the account line" recorded_by_auth
 
 echo "# e. MaxAuthTries 2 (port $PORT2): a PAM_MAXTRIES from us never costs an sshd attempt"
-# Over ssh the fingerprint is never offered (§3.1), so the module returns no PAM_MAXTRIES there,
+# Over ssh the fingerprint is never offered (docs/POLICY.md#a-network-login-is-never-offered-it), so the module returns no PAM_MAXTRIES there,
 # and under its stack line (default=ignore) a PAM_MAXTRIES would not reach sshd anyway. sshd
 # turns password and keyboard-interactive authentication off for the connection once PAM says
 # PAM_MAXTRIES (auth-pam.c, sshpam_set_maxtries_reached): the controls below show that with a

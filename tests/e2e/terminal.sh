@@ -430,7 +430,7 @@ else
 fi
 
 echo "# a closed lid, no reader outside it: the password, no sensor opened (pamtester, lid_dir pointing at a fake ACPI tree)"
-# The helper judges the lid (DESIGN.md §3.4: a reader on a removable USB port stays offered,
+# The helper judges the lid (docs/POLICY.md#the-lid-and-the-readers-at-hand: a reader on a removable USB port stays offered,
 # tests/e2e/readers.sh): the virtual sensor has no such port here, so it is inside the lid.
 MARKER="$T/helper-ran"
 printf '#!/bin/sh\ntouch %s\necho "touchauth 1"\necho "result success"\n' "$MARKER" > "$T/marker-helper"

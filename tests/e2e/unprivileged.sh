@@ -361,7 +361,7 @@ passwd -l "$TUSER" > /dev/null
 filter_case require_password_set require_password_set=no "0 - - - -" "a locked password: set one first" \
     'has "Set a password for this account" && lacks "result success"' 'has "result success"' "SCAN tu-right-index"
 password_unlock
-# lid_dir and sysfs_dir (which readers a closed lid covers, DESIGN.md §3.4) are root's: a value
+# lid_dir and sysfs_dir (which readers a closed lid covers, docs/POLICY.md#the-lid-and-the-readers-at-hand) are root's: a value
 # root's parser refuses shows whether it got that far.
 filter_case lid_dir lid_dir=not/absolute "0 - - - -" "never parsed, the finger works" \
     'has "result success"' 'has "result systemCancel" && logged "configuration refused"' "SCAN tu-right-index"
@@ -466,7 +466,7 @@ echo "# the user SIGSTOPs her setuid helper mid-prompt (holding the reader): the
 # The setuid helper keeps the caller's real uid, so its user may signal it (the locker's module,
 # which runs as the user, must be able to stop it). A stopped helper holds the opened reader;
 # the module in the running locker SIGKILLs it at the prompt's deadline (timeout=3 here), which
-# a stopped process cannot delay. Stopping the locker too holds it longer: docs/DESIGN.md §7.4.
+# a stopped process cannot delay. Stopping the locker too holds it longer: SECURITY.md#user-against-user.
 fresh_state
 rm -f "$SOCK"
 t0=$(now_ms)
