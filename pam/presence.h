@@ -26,9 +26,9 @@ struct presence {
 /*
  * The rules, in the order applied (cheapest and most common first):
  *   1. the client can show the prompt (clients.c: silent lockers);
- *   2. not a network login (PAM_RHOST, the sshd service, SSH_* variables);
- *   3. where logind runs, the caller's session is local, active, on a seat;
- *   4. the user's switch (`touchauth disable`);
+ *   2. the user's switch (`touchauth disable`);
+ *   3. not a network login (PAM_RHOST, the sshd service, SSH_* variables);
+ *   4. where logind runs, the caller's session is local, active, on a seat;
  *   5. someone must answer: a terminal a person types into, or a screen that
  *      shows the conversation (sudo needs the terminal: clients.c);
  *   6. without logind, a terminal counts only with terminal_without_logind.
