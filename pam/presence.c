@@ -349,14 +349,15 @@ struct presence presence_decide(pam_handle_t *pamh, const struct config_values *
 	p.refusal = client_refusal(service);
 	if (p.refusal != NULL)
 		return p;
-	logind = logind_running("");
-	p.refusal = network_or_session(pamh, service, logind, &screen);
-	if (p.refusal != NULL)
-		return p;
+	/* The user's switch: one lstat, before the network and session rules' reads. */
 	if (switched_off(opts, uid)) {
 		p.refusal = "fingerprint turned off for this user";
 		return p;
 	}
+	logind = logind_running("");
+	p.refusal = network_or_session(pamh, service, logind, &screen);
+	if (p.refusal != NULL)
+		return p;
 	p.use = screen.display_item ? TERMINAL_NONE : terminal_open(term);
 	p.refusal = nobody_to_answer(opts, service, logind, &screen, p.use);
 	if (p.refusal != NULL)
