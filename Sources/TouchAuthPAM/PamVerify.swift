@@ -97,8 +97,8 @@ package enum PamVerify {
 }
 
 /// One `pam-verify` evaluation from the user's state on: the lockout and the trust rules, then the
-/// prompt, whose scan loop (ScanLoop) this drives: it performs the loop's charges, scans and
-/// settlements, and says its lines, in the loop's order.
+/// prompt, whose scan loop (ScanLoop) this drives: it performs the loop's scans, has StrikeStore
+/// charge and settle their strikes, and says its lines, in the loop's order.
 struct Evaluation {
     let user: UserName
     let config: Config
