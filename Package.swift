@@ -39,8 +39,9 @@ let package = Package(
         .systemLibrary(name: "CGettext"),
         .systemLibrary(name: "CProcess"),
         .target(
-            name: "TouchAuthPlatform", dependencies: ["TouchAuthCore", "CConfig", "Fingerprint", "CShadow", "CGettext"]),
-        .target(name: "TouchAuthPAM", dependencies: ["TouchAuthCore", "TouchAuthPlatform", "Fingerprint", "CProcess"]),
+            name: "TouchAuthPlatform",
+            dependencies: ["TouchAuthCore", "CConfig", "Fingerprint", "CShadow", "CGettext", "CProcess"]),
+        .target(name: "TouchAuthPAM", dependencies: ["TouchAuthCore", "TouchAuthPlatform", "Fingerprint"]),
         .target(
             name: "TouchAuthCommands",
             dependencies: ["TouchAuthCore", "TouchAuthPlatform", "TouchAuthPAM", "Fingerprint"]),

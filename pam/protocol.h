@@ -10,19 +10,7 @@
 
 #include <stddef.h>
 
-/* Limits of docs/PROTOCOL.md. */
-#define TA_LINE_MAX	    1024 /* bytes per line, including the '\n' */
-#define TA_REPLY_LINES_MAX  64
-#define TA_TEXT_MAX	    1000 /* bytes of <text> after "info " or "error " */
-#define TA_REQUEST_ARGS_MAX 32
-
-/*
- * The request: header, user, service, fallback, the optional columns, messages
- * and approve, TA_REQUEST_ARGS_MAX args, end.
- */
-#define TA_REQUEST_MAX ((8 + TA_REQUEST_ARGS_MAX) * TA_LINE_MAX)
-#define TA_COLUMNS_MIN 20
-#define TA_COLUMNS_MAX 1000
+#include "contract.h" /* the limits: TA_LINE_MAX, TA_REQUEST_MAX, ... */
 
 struct request {
 	char buf[TA_REQUEST_MAX]; /* the lines, not NUL-terminated */

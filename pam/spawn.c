@@ -25,38 +25,28 @@
 
 #include <security/pam_ext.h>
 
+#include "contract.h"
 #include "options.h"
 
 #define REAP_SLEEP_MAX_MS 50
-#define STOP_GRACE_MS	  200 /* SIGTERM -> SIGKILL when the user ends the prompt */
-
-/* The environment is these, when their values look like a locale name. */
-static const char *const locale_vars[] = {
-	"LANG", "LANGUAGE", "LC_ALL", "LC_MESSAGES", "LC_CTYPE",
-};
-#define NLOCALE_VARS	   (sizeof(locale_vars) / sizeof(locale_vars[0]))
-#define LOCALE_VALUE_MAX   64
-#define LOCALE_VALUE_CHARS "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_.@:-"
 
 struct helper_env {
-	char store[NLOCALE_VARS][16 + LOCALE_VALUE_MAX];
-	char *envp[NLOCALE_VARS + 1];
+	char store[TA_LOCALE_VARIABLES][16 + TA_LOCALE_VALUE_MAX];
+	char *envp[TA_LOCALE_VARIABLES + 1];
 };
 
+/* The contract's locale variables whose values look like a locale name. */
 static void build_env(struct helper_env *env)
 {
 	size_t n = 0;
+	const char *name;
 
-	for (size_t i = 0; i < NLOCALE_VARS; i++) {
-		const char *v = getenv(locale_vars[i]);
-		size_t len;
+	for (unsigned int i = 0; (name = ta_locale_variable(i)) != NULL; i++) {
+		const char *v = getenv(name);
 
-		if (v == NULL)
+		if (v == NULL || !ta_locale_value_ok(v))
 			continue;
-		len = strlen(v);
-		if (len < 1 || len > LOCALE_VALUE_MAX || strspn(v, LOCALE_VALUE_CHARS) != len)
-			continue;
-		snprintf(env->store[n], sizeof(env->store[n]), "%s=%s", locale_vars[i], v);
+		snprintf(env->store[n], sizeof(env->store[n]), "%s=%s", name, v);
 		env->envp[n] = env->store[n];
 		n++;
 	}
@@ -319,21 +309,19 @@ int spawn_kill_and_reap(pam_handle_t *pamh, pid_t pid, int *status)
 }
 
 /*
- * The user ended the prompt (Enter, typing, Ctrl-C): SIGTERM first, which the
- * helper takes as "cancel the scan" and refunds the strike charged for a scan
- * that reached no verdict (PamVerify.swift, Termination); SIGKILL after
- * STOP_GRACE_MS whatever happens.  No wrong finger goes uncounted either way:
- * its strike is on disk before its scan is offered; a kill before the refund
- * only costs the user that strike.  A helper that ends at once costs the user
- * about a millisecond.
+ * The user ended the prompt (Enter, typing, Ctrl-C): SIGTERM, which the helper
+ * takes as "cancel the scan" (Termination.swift) and so refunds the strike of
+ * a scan without a verdict; SIGKILL after TA_STOP_GRACE_MS whatever happens.
+ * A kill before the refund costs the user that strike, never saves one: the
+ * strike is on disk before its scan is offered (StrikeStore.swift).
  */
 void spawn_stop_gently(pam_handle_t *pamh, pid_t pid, int *status)
 {
 	struct timespec now, grace;
 
 	clock_gettime(CLOCK_MONOTONIC, &now);
-	grace.tv_sec = now.tv_sec + (now.tv_nsec + STOP_GRACE_MS * 1000000L) / 1000000000L;
-	grace.tv_nsec = (now.tv_nsec + STOP_GRACE_MS * 1000000L) % 1000000000L;
+	grace.tv_sec = now.tv_sec + (now.tv_nsec + TA_STOP_GRACE_MS * 1000000L) / 1000000000L;
+	grace.tv_nsec = (now.tv_nsec + TA_STOP_GRACE_MS * 1000000L) % 1000000000L;
 	signal_helper(pid, SIGTERM);
 	for (;;) {
 		int r = ended(pid);
@@ -367,10 +355,9 @@ void spawn_log_end(pam_handle_t *pamh, int status)
 int spawn_reap(pam_handle_t *pamh, pid_t pid, const struct timespec *deadline, int *status)
 {
 	/*
-	 * A pidfd is readable the moment the child exits.  The helper closes its
-	 * output just before it exits, so polling with sleeps cost every match a
-	 * whole first sleep (~1 ms, scripts/bench.sh).  Without pidfd_open (Linux
-	 * < 5.3) the sleeps remain.
+	 * A pidfd is readable the moment the child exits, which is just after it
+	 * closes its output: no sleep on the way.  Without pidfd_open (Linux
+	 * < 5.3), sleeps that double up to REAP_SLEEP_MAX_MS.
 	 */
 	int pidfd = (int)syscall(SYS_pidfd_open, pid, 0);
 	int delay = 1, retval = PAM_AUTHINFO_UNAVAIL;

@@ -56,6 +56,8 @@ MAP=(
     "Sources/Fingerprint/ScanRace.swift|readers"
     "Sources/TouchAuthPAM/PamVerify.swift|swift core readers stacks terminal security unprivileged slow-disk lockout"
     "Sources/TouchAuthCore/*|swift core terminal slow-disk lockout"
+    "Sources/TouchAuthPlatform/StrikeStore.swift|swift core slow-disk lockout security unprivileged"
+    "Sources/TouchAuthPlatform/Termination.swift|swift core terminal slow-disk security unprivileged"
     "Sources/TouchAuthPAM/*|swift core stacks terminal security unprivileged slow-disk lockout"
     "Sources/TouchAuthCommands/*|swift cli lockout"
     "Sources/TouchAuthPlatform/*|swift core security unprivileged cli lockout"

@@ -118,7 +118,7 @@ enum Doctor {
         if !enabled { note(.warn, "switch", tr("\(user): fingerprint turned off (touchauth enable --user \(user))")) }
         do {
             let state = try states.load(uid)
-            if TrustPolicy(config).isLockedOut(state, now: Facts.now()) {
+            if TrustPolicy(config).isLockedOut(state, now: SystemFacts.now()) {
                 note(.warn, "lockout", tr("\(user): locked after \(state.strikes) failures in a row (the password, or touchauth unlock \(user))"))
                 return ("locked", enabled)
             }

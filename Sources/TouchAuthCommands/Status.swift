@@ -21,7 +21,7 @@ enum Status {
         } catch {
             problem = error.description
         }
-        let facts = Facts.gather(config, user: user, prints: prints)
+        let facts = SystemFacts.gather(config, user: user, prints: prints)
         let disabled = StateStore(directory: config.stateDir).isDisabled(uid)
         // `next` and `reason` are English in --json (scripts read them), translated in the text.
         let next: String

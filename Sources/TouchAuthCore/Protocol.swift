@@ -1,17 +1,20 @@
 // SPDX-License-Identifier: Apache-2.0
+internal import CConfig
+
 /// The shim <-> helper protocol, version 1. The contract is docs/PROTOCOL.md; this file parses the
 /// request (strictly) and writes the reply (which the shim parses strictly in pam/protocol.c).
 public enum WireProtocol {
     public static let requestHeader = "touchauth-request 1"
     public static let replyHeader = "touchauth 1"
+    // The limits are the module's (pam/contract.h).
     /// Bytes in one line including its `\n`.
-    public static let maxLineBytes = 1024
-    public static let maxRequestLines = 43
-    /// The `columns` line's bounds (pam/protocol.h).
-    public static let columns = 20...1000
-    public static let maxArguments = 32
-    public static let maxReplyLines = 64
-    public static let maxTextBytes = 1000
+    public static let maxLineBytes = Int(TA_LINE_MAX)
+    public static let maxRequestLines = Int(TA_REQUEST_LINES_MAX)
+    /// The `columns` line's bounds.
+    public static let columns = Int(TA_COLUMNS_MIN)...Int(TA_COLUMNS_MAX)
+    public static let maxArguments = Int(TA_REQUEST_ARGS_MAX)
+    public static let maxReplyLines = Int(TA_REPLY_LINES_MAX)
+    public static let maxTextBytes = Int(TA_TEXT_MAX)
 }
 
 /// What the shim asks: verify this user for this service, with these module arguments.

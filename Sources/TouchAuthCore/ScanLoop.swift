@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 /// The scan loop, as a pure state machine: which print each scan is compared with, when a strike
-/// is charged (on disk before the scan that could earn it), settled or refunded, what the user is
-/// told, what is logged, and how the loop ends (DESIGN.md §1, §2). No I/O: a driver performs each
+/// is charged (on disk before the scan that could earn it) and settled (the rules: Strikes.swift),
+/// what the user is told, what is logged, and how the loop ends (DESIGN.md §1, §2). No I/O: a driver performs each
 /// step's lines and action and reports what came of the action as the next event. `pam-verify`
 /// drives a prompt, `verify` and `enable` a check; both with `run`.
 ///
@@ -38,15 +38,6 @@ public struct ScanLoop: Equatable, Sendable {
         /// The sensor failed (unplugged, busy, protocol error).
         case failed
 
-        /// How a prompt settles the strike it charged for this scan.
-        public var settlement: Settlement {
-            switch self {
-            case .match: .matched
-            case .noMatch: .noMatch
-            case .retry, .timedOut, .failed: .refund
-            }
-        }
-
         var attemptScan: Attempt.Scan {
             switch self {
             case .match: .match
@@ -56,20 +47,6 @@ public struct ScanLoop: Equatable, Sendable {
             case .failed: .failed
             }
         }
-    }
-
-    /// The charged strike, after the scan.
-    public enum Settlement: Equatable, Sendable {
-        /// A match: the strikes start over (`UserState.matched`).
-        case matched
-        /// A wrong finger keeps its strike and locks at the threshold (`UserState.chargedNoMatch`).
-        case noMatch
-        /// No verdict: the strike comes back (`UserState.refund`).
-        case refund
-
-        /// Only the wrong finger's write must survive a crash of the machine; the others give
-        /// back, and a crash that undid them leaves one strike too many (the safe side).
-        public var isDurable: Bool { self == .noMatch }
     }
 
     /// What came of the action the loop asked for.
@@ -95,7 +72,7 @@ public struct ScanLoop: Equatable, Sendable {
     public enum Action: Equatable, Sendable {
         case charge
         case scan(Target)
-        case settle(Settlement)
+        case settle(StrikeSettlement)
     }
 
     /// A line for the user or for the log, in the order given.

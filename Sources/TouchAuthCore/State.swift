@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 /// One user's persistent fingerprint state (DESIGN.md §2, §3): consecutive strikes, the lockout,
-/// and what the trust rules need to know about the last password authentication.
+/// and what the trust rules need to know about the last password authentication. The rules that
+/// change strikes and lockout: Strikes.swift; the file: StateStore.
 public struct UserState: Equatable, Sendable {
     /// Non-matching scans in a row.
     public var strikes = 0
@@ -25,61 +26,6 @@ public struct UserState: Equatable, Sendable {
     /// Whether `locked_at` is set. A state at or over the threshold without it is locked too
     /// (`reachedThreshold`); `TrustPolicy.decide` weighs both.
     public var isLocked: Bool { lockedAt != nil }
-
-    /// At or over `threshold` strikes: locked, whether or not `locked_at` reached the disk (the
-    /// helper can be killed while writing the strike that locks; the threshold can be lowered).
-    public func reachedThreshold(_ threshold: Int) -> Bool { strikes >= threshold }
-
-    /// Before every scan, in every mode: the strike is counted on disk before the sensor is
-    /// armed, so nothing that kills the helper between a scan and its bookkeeping (the user's
-    /// own SIGKILL of the setuid helper, the module's SIGKILL after Enter on a slow disk) saves
-    /// a wrong finger. False, and locked, when the strikes already reached `threshold` (a run
-    /// killed after its charge still counts).
-    public mutating func charge(threshold: Int, now: Int) -> Bool {
-        guard strikes < threshold else {
-            lockIfDue(threshold: threshold, now: now)
-            return false
-        }
-        strikes += 1
-        return true
-    }
-
-    /// The charged scan did not match: its strike is already counted; lock at `threshold`.
-    public mutating func chargedNoMatch(threshold: Int, now: Int) {
-        lockIfDue(threshold: threshold, now: now)
-    }
-
-    /// Sets `locked_at` to `now` when the strikes reached `threshold` and it is not set yet
-    /// (also the repair of a lockout whose `locked_at` write was lost: `unlock_time` then runs
-    /// from the moment the helper noticed, never from earlier). A set `locked_at` never moves.
-    public mutating func lockIfDue(threshold: Int, now: Int) {
-        if reachedThreshold(threshold) && lockedAt == nil { lockedAt = now }
-    }
-
-    /// The charged scan ended without a verdict (a retry hint, the timeout, a sensor error).
-    public mutating func refund() {
-        if strikes > 0 { strikes -= 1 }
-    }
-
-    /// A fingerprint match: the strikes start over (a lockout is not cleared by a finger: a
-    /// locked user never gets to scan).
-    public mutating func matched() { strikes = 0 }
-
-    /// The password authenticated the user in this PAM transaction: all clear, and the trust
-    /// rules start over from now.
-    public mutating func passwordSucceeded(now: Int, bootID: String, printsHash: String) {
-        strikes = 0
-        lockedAt = nil
-        passwordAt = now
-        passwordBootID = bootID
-        self.printsHash = printsHash
-    }
-
-    /// `touchauth unlock`: clears strikes and lockout; the trust rules still stand.
-    public mutating func unlock() {
-        strikes = 0
-        lockedAt = nil
-    }
 
     // MARK: the file format
 

@@ -23,7 +23,7 @@ package enum PamAccount {
             let hash = PrintStore(root: config.printDir).hash(user: user)
             let before = try? StateStore(directory: config.stateDir).load(uid)
             try StateStore(directory: config.stateDir).update(uid, repair: true) {
-                $0.passwordSucceeded(now: Facts.now(), bootID: Facts.bootID(), printsHash: hash)
+                $0.passwordSucceeded(now: SystemFacts.now(), bootID: SystemFacts.bootID(), printsHash: hash)
             }
             if before?.isLocked ?? true { Syslog.log(LOG_NOTICE, "\(user): password used; fingerprint unlocked") }
             return .success

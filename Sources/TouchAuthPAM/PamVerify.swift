@@ -1,5 +1,4 @@
 // SPDX-License-Identifier: Apache-2.0
-import CProcess
 import Fingerprint
 import Glibc
 import TouchAuthCore
@@ -52,7 +51,8 @@ package enum PamVerify {
         // `touchauth disable`: the module skips such a user itself when it can see the marker
         // (root); a screen locker's module cannot, so the helper checks too, before the sensor.
         let states = StateStore(directory: config.stateDir)
-        let evaluation = Evaluation(user: user, uid: uid, config: config, states: states, send: send)
+        let strikes = StrikeStore(states, uid: uid, threshold: config.lockoutThreshold)
+        let evaluation = Evaluation(user: user, config: config, strikes: strikes, send: send)
         if states.isDisabled(uid) {
             evaluation.debug("\(user): fingerprint turned off (touchauth disable)")
             return .biometryNotAvailable
@@ -97,13 +97,12 @@ package enum PamVerify {
 }
 
 /// One `pam-verify` evaluation from the user's state on: the lockout and the trust rules, then the
-/// prompt, whose scan loop (ScanLoop) this drives: it performs the loop's charges, scans and
-/// settlements, and says its lines, in the loop's order.
+/// prompt, whose scan loop (ScanLoop) this drives: it performs the loop's scans, has StrikeStore
+/// charge and settle their strikes, and says its lines, in the loop's order.
 struct Evaluation {
     let user: UserName
-    let uid: uid_t
     let config: Config
-    let states: StateStore
+    let strikes: StrikeStore
     let send: (ReplyLine) -> Void
 
     func debug(_ text: String) { if config.debug { Syslog.log(LOG_DEBUG, text) } }
@@ -125,18 +124,16 @@ struct Evaluation {
 
     /// The lockout and the trust rules, before the sensor is opened: the outcome when they refuse.
     func admit(_ state: inout UserState, prints store: PrintStore) -> Outcome? {
-        let facts = Facts.gather(config, user: user, prints: store)
+        let facts = SystemFacts.gather(config, user: user, prints: store)
         switch TrustPolicy(config).decide(state, facts) {
         case .refuse(let outcome, let reason):
             debug("\(user): \(outcome.rawValue) (\(reason))")
             send(Message.refused(reason).replyLine)
             if reason == .lockedOut && !state.isLocked {
-                // The strikes reached the threshold but `locked_at` never made it to disk (a
-                // helper killed mid-write): written now (after the message: a slow disk does not
-                // delay it), so status shows the lockout and `unlock_time` runs from here
-                // (TrustPolicy.decide). Refused either way, written or not.
+                // Strikes at the threshold without `locked_at` (TrustPolicy.isLockedOut): written
+                // after the message, so a slow disk does not delay it; refused either way.
                 do {
-                    state = try states.update(uid) { $0.lockIfDue(threshold: config.lockoutThreshold, now: Facts.now()) }
+                    state = try strikes.recordLockout()
                     if state.isLocked { logLocked(state.strikes) }
                 } catch {
                     Syslog.log(LOG_ERR, "\(user): cannot record the lockout: \(error)")
@@ -146,7 +143,7 @@ struct Evaluation {
         case .scan(let expiredLockout):
             if expiredLockout {
                 do {
-                    state = try states.update(uid) { $0.unlock() }
+                    state = try strikes.endLockout()
                 } catch {
                     return lockedOut("cannot end the lockout: \(error)")
                 }
@@ -155,8 +152,8 @@ struct Evaluation {
         }
     }
 
-    /// Opens the readers, shows the prompt's lines, and runs the scan loop: one reader as it
-    /// always was, several armed at once (a round per charged strike, the first verdict on any
+    /// Opens the readers, shows the prompt's lines, and runs the scan loop: one reader, or
+    /// several armed at once (a round per charged strike, the first verdict on any
     /// of them settles it: ScanRace).
     func prompt(_ readers: [(Device, [(Finger, Print)])], request: Request, state: inout UserState) -> Outcome {
         // One deadline for the whole prompt, from the sensor's opening to the last scan.
@@ -225,10 +222,12 @@ struct Evaluation {
         }
         return loop.run(say: say) { action in
             switch action {
-            case .charge: charge(&state)
+            // Once the prompt was ended (Enter, typing, Ctrl-C), no scan is charged or offered.
+            case .charge: Termination.requested ? .promptEnded : strikes.charge(&state)
             case .scan(let target):
                 racing.several ? scanAll(&racing, cancellable) : scan(target, device, prints, cancellable)
-            case .settle(let settlement): settle(settlement, &state)
+            // Whether the module's SIGTERM cancelled the scan: then the module reads no more.
+            case .settle(let settlement): strikes.settle(settlement, &state, promptEnded: Termination.requested)
             }
         }.outcome
     }
@@ -248,25 +247,6 @@ struct Evaluation {
         case .log(.locked(let strikes)): logLocked(strikes)
         // The finger is right; the charged strike stays until the next match or password.
         case .log(.strikesNotReset(let error)): Syslog.log(LOG_ERR, "\(user): cannot reset strikes: \(error)")
-        }
-    }
-
-    /// No free try, in every mode: the strike is on disk before the sensor is armed (after the
-    /// prompt lines, so the prompt comes no later), and settled after the scan. Whatever kills the
-    /// helper in between (the user's own SIGKILL of the setuid helper; the module's SIGKILL after
-    /// Enter while a slow disk holds the write) leaves the strike counted, never a wrong finger
-    /// for free.
-    func charge(_ state: inout UserState) -> ScanLoop.Event {
-        // The prompt was ended (Enter, typing, Ctrl-C): no scan is charged or offered.
-        if Termination.requested { return .promptEnded }
-        do {
-            var allowed = true
-            state = try states.update(uid) {
-                allowed = $0.charge(threshold: config.lockoutThreshold, now: Facts.now())
-            }
-            return allowed ? .charged : .chargeRefused(strikes: state.strikes)
-        } catch {
-            return .chargeFailed("\(error)")
         }
     }
 
@@ -320,27 +300,6 @@ struct Evaluation {
         racing.readers = racing.readers.enumerated().filter { !dropped.contains($0.offset) }.map(\.element)
         return .scanned(verdict)
     }
-
-    /// Settles the charge: a match starts the strikes over, a wrong finger keeps its strike (and
-    /// locks at the threshold), a scan without a verdict gets it back. Only the wrong finger's
-    /// write must survive a crash of the machine; the others give back, and a crash that undid
-    /// them would leave one strike too many (scripts/bench.sh: the two fsyncs were most of a
-    /// match's ~1.5 ms).
-    func settle(_ settlement: ScanLoop.Settlement, _ state: inout UserState) -> ScanLoop.Event {
-        do {
-            state = try states.update(uid, durable: settlement.isDurable) {
-                switch settlement {
-                case .matched: $0.matched()
-                case .noMatch: $0.chargedNoMatch(threshold: config.lockoutThreshold, now: Facts.now())
-                case .refund: $0.refund()
-                }
-            }
-        } catch {
-            return .settleFailed("\(error)")
-        }
-        // Whether the module's SIGTERM cancelled the scan: then the module reads no more.
-        return .settled(strikes: state.strikes, locked: state.isLocked, promptEnded: Termination.requested)
-    }
 }
 
 /// The readers of a prompt with several (Evaluation.scanAll): those still in the race, each with
@@ -376,78 +335,5 @@ struct Racing {
             return Reader(device: device, prints: prints, offset: offset)
         }
         several = open.count > 1
-    }
-}
-
-/// The module ends a prompt (Enter, typing, Ctrl-C) with SIGTERM, and SIGKILL 200 ms later. From
-/// the sensor's setup on, SIGTERM does not end the helper: it is blocked in every thread and
-/// taken by one of its own (sigwait), which cancels the scan in progress. That scan ends without
-/// a verdict, so its charged strike is refunded (pressing Enter is not a wrong finger), and no
-/// further scan is charged. A helper that cannot finish the refund within the grace (a slow
-/// disk) is SIGKILLed and keeps the strike: the safe side. A verdict reached before the cancel
-/// stands (Device keeps the verdict the driver reported), so a wrong finger followed by Enter keeps its strike.
-enum Termination {
-    private nonisolated(unsafe) static let lock: UnsafeMutablePointer<pthread_mutex_t> = {
-        let lock = UnsafeMutablePointer<pthread_mutex_t>.allocate(capacity: 1)
-        pthread_mutex_init(lock, nil)
-        return lock
-    }()
-    private nonisolated(unsafe) static var target: Cancellable?  // under `lock`
-    private nonisolated(unsafe) static var received = false  // under `lock`
-
-    static func install() {
-        _ = lock
-        var set = sigset_t()
-        sigemptyset(&set)
-        sigaddset(&set, SIGTERM)
-        guard pthread_sigmask(SIG_BLOCK, &set, nil) == 0 else { return }
-        var thread = pthread_t()
-        let started = pthread_create(&thread, nil, { _ in
-            var set = sigset_t()
-            sigemptyset(&set)
-            sigaddset(&set, SIGTERM)
-            var signal: Int32 = 0
-            while true {
-                guard sigwait(&set, &signal) == 0 else { continue }
-                pthread_mutex_lock(Termination.lock)
-                Termination.received = true
-                Termination.target?.cancel()  // g_cancellable_cancel: thread-safe
-                pthread_mutex_unlock(Termination.lock)
-            }
-        }, nil)
-        if started == 0 {
-            pthread_detach(thread)
-            dieWithTheHost()
-        } else {
-            // No thread to take it: SIGTERM ends the helper as before (the charge stays).
-            pthread_sigmask(SIG_UNBLOCK, &set, nil)
-        }
-    }
-
-    /// The host gone (GDM stops the other conversation's worker with SIGTERM and the worker
-    /// `_exit`s inside pam_authenticate; a screen locker killed): SIGTERM, which takes the path
-    /// above (the scan cancelled, its charge refunded), instead of the module's parent-death
-    /// SIGKILL, which left the charge as a strike (each GDM password login while the finger
-    /// waited cost one). The setuid helper had no parent-death signal at all: `execve` of a
-    /// setuid file clears it, so it outlived a killed locker with the sensor armed until its
-    /// timeout. This gives no caller anything new: the real uid may send the helper SIGTERM
-    /// itself. A host that died before the prctl: SIGTERM at once.
-    private static func dieWithTheHost() {
-        let host = getppid()
-        if touchauth_set_parent_death_signal(SIGTERM) != 0 || getppid() != host { kill(getpid(), SIGTERM) }
-    }
-
-    /// The scan's cancellable, cancelled at once if SIGTERM already came; nil before it goes.
-    static func watch(_ cancellable: Cancellable?) {
-        pthread_mutex_lock(lock)
-        target = cancellable
-        if received { cancellable?.cancel() }
-        pthread_mutex_unlock(lock)
-    }
-
-    static var requested: Bool {
-        pthread_mutex_lock(lock)
-        defer { pthread_mutex_unlock(lock) }
-        return received
     }
 }

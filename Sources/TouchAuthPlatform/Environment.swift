@@ -1,19 +1,24 @@
 // SPDX-License-Identifier: Apache-2.0
+import CConfig
 import Glibc
 
 /// The caller's environment, which configures nothing (DESIGN.md §5): emptied at start-up.
 package enum Environment {
-    /// Locale variables are the only ones kept (for gettext); everything else, above all
+    /// The locale variables (for gettext) are the only ones kept, with the module's own filter
+    /// (pam/contract.h: `ta_locale_variable`, `ta_locale_value_ok`); everything else, above all
     /// `FP_*`, `G_*`, `GIO_*` and `LD_*`, goes before any library reads it.
-    static let keptVariables = ["LANG", "LANGUAGE", "LC_ALL", "LC_MESSAGES", "LC_CTYPE"]
+    static let keptVariables: [String] = {
+        var names: [String] = []
+        while let name = ta_locale_variable(UInt32(names.count)) { names.append(String(cString: name)) }
+        return names
+    }()
 
     package static func sanitize() {
-        let kept = keptVariables.compactMap { name in getenv(name).map { (name, String(cString: $0)) } }
-        clearenv()
-        // Byte-wise: `contains("/")` compares Characters and misses a "/" glued to a mark before it.
-        for (name, value) in kept where value.utf8.count <= 64 && !value.utf8.contains(UInt8(ascii: "/")) {
-            setenv(name, value, 1)
+        let kept = keptVariables.compactMap { name in
+            getenv(name).flatMap { ta_locale_value_ok($0) ? (name, String(cString: $0)) : nil }
         }
+        clearenv()
+        for (name, value) in kept { setenv(name, value, 1) }
         umask(0o077)
     }
 }

@@ -1,5 +1,4 @@
 // SPDX-License-Identifier: Apache-2.0
-import CShadow
 import Glibc
 import TouchAuthCore
 
@@ -46,7 +45,7 @@ package struct StateStore {
     /// Locks, re-reads, applies `change`, writes atomically, unlocks. With `repair`, a corrupt
     /// or unsafe file is replaced by `change` applied to a fresh state (only `unlock` does that).
     /// `durable: false` skips the fsyncs (Files.writeAtomically): for a change that only gives
-    /// back (a match's reset, a refund), which a crash of the machine may undo on the safe side.
+    /// back (StrikeSettlement.isDurable), which a crash of the machine may undo on the safe side.
     @discardableResult
     package func update(_ uid: uid_t, repair: Bool = false, durable: Bool = true, _ change: (inout UserState) -> Void) throws(Problem) -> UserState {
         do {
@@ -57,11 +56,10 @@ package struct StateStore {
         } catch {
             throw .unsafe("\(error)")
         }
-        // The module ends a prompt (Enter, typing, Ctrl-C) with SIGTERM and a short grace before
-        // SIGKILL. Held off here, the signal lands after the write when the disk is quick, so a
-        // refund or a match's reset is not lost to it. It is no safety: SIGKILL cannot be held,
-        // and a write it cuts short leaves the file as it was. That is why PamVerify charges a
-        // strike before each scan: a cut write then costs the user a strike, never saves one.
+        // The module's SIGTERM (Termination) waits until the write is done, so a quick disk does not
+        // lose a refund or a match's reset to it. SIGKILL, TA_STOP_GRACE_MS later, cannot wait:
+        // a write it cuts short leaves the file as it was, which is why a strike is charged
+        // before its scan (StrikeStore).
         var hold = sigset_t()
         var previous = sigset_t()
         sigemptyset(&hold)
@@ -121,45 +119,5 @@ extension StateStore {
         } catch {
             throw .failed("\(error)")
         }
-    }
-}
-
-/// The facts the trust rules weigh, read from the system.
-package enum Facts {
-    package static func now() -> Int { Int(time(nil)) }
-
-    /// What the trust rules weigh now, each fact read only when a rule that is on needs it
-    /// (no boot id, prints digest or shadow lookup on the authentication path for a rule
-    /// that is off; `TrustPolicy.decide` does not look at them then).
-    package static func gather(_ config: Config, user: UserName, prints: PrintStore) -> TrustPolicy.Facts {
-        TrustPolicy.Facts(
-            now: now(),
-            bootID: config.passwordAfterBoot ? bootID() : "",
-            printsHash: config.passwordAfterEnrollChange ? prints.hash(user: user) : "",
-            passwordUsable: config.requirePasswordSet ? passwordUsable(user) : true)
-    }
-
-    /// `/proc/sys/kernel/random/boot_id`: new at every boot.
-    package static func bootID() -> String {
-        let fd = open("/proc/sys/kernel/random/boot_id", O_RDONLY | O_CLOEXEC)
-        guard fd >= 0 else { return "unknown" }
-        defer { close(fd) }
-        let bytes = Files.readAll(fd, maxBytes: 64) ?? []
-        let id = String(decoding: bytes, as: UTF8.self).filter { $0.isHexDigit || $0 == "-" }
-        return id.isEmpty ? "unknown" : id
-    }
-
-    /// Whether the account has a password to fall back to: not empty, not locked (`!`) and not
-    /// disabled (`*`) in shadow. An account shadow does not know (directory users) counts as
-    /// having one: the password module decides.
-    static func passwordUsable(_ user: UserName) -> Bool {
-        var entry = spwd()
-        var result: UnsafeMutablePointer<spwd>?
-        var buffer = [CChar](repeating: 0, count: 16384)
-        guard getspnam_r(user.value, &entry, &buffer, buffer.count, &result) == 0, result != nil,
-            let hash = entry.sp_pwdp
-        else { return true }
-        let first = hash.pointee
-        return first != 0 && first != CChar(UInt8(ascii: "!")) && first != CChar(UInt8(ascii: "*"))
     }
 }

@@ -217,7 +217,7 @@ check "b. ...no strike left (the scan's charge, cleared by the password's authsu
 echo "#   b. password verified after ${PW_MS} ms (from the start of both conversations)"
 
 # The same without the authsucc line in gdm-password: the stopped worker's helper gets SIGTERM as
-# its parent-death signal (PamVerify.swift's Termination), cancels the scan and gives its charge
+# its parent-death signal (Termination.swift), cancels the scan and gives its charge
 # back. Before, it died by the module's parent-death SIGKILL with the charge on disk: each
 # password login while the finger waited cost a strike, five locked the finger (NOTES.md).
 GDM_PAMD="$T/pam.d-norecord"

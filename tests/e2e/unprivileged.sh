@@ -433,8 +433,9 @@ check "(control) the right finger still works and clears them" test "$(strikes)"
 
 echo "# the screen locker killed while its prompt is up: the setuid helper goes too, and gives its charge back"
 # execve of a setuid file clears the parent-death signal the module set, so this helper outlived
-# its killed locker, sensor armed, until its own timeout. It now sets SIGTERM itself (PamVerify's
-# Termination): the scan is cancelled and its charged strike refunded, as after Enter.
+# its killed locker, sensor armed, until its own timeout. It now sets SIGTERM itself
+# (Termination.swift, dieWithTheHost): the scan is cancelled and its charged strike refunded, as
+# after Enter.
 fresh_state
 rm -f "$SOCK"
 as_user setsid -w timeout 30 env LD_PRELOAD=libpam_wrapper.so PAM_WRAPPER=1 \

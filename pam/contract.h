@@ -1,0 +1,60 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/*
+ * The contract between the module and the helper: the numbers and rules both
+ * sides must agree on, defined only here.  The module includes it; the helper
+ * reads it through the CConfig module map (pam/include/module.modulemap), as
+ * it reads version.h.
+ */
+#ifndef TOUCHAUTH_CONTRACT_H
+#define TOUCHAUTH_CONTRACT_H
+
+#include <stdbool.h>
+#include <string.h>
+
+/* Limits of docs/PROTOCOL.md. */
+#define TA_LINE_MAX	    1024 /* bytes per line, including the '\n' */
+#define TA_REPLY_LINES_MAX  64
+#define TA_TEXT_MAX	    1000 /* bytes of <text> after "info " or "error " */
+#define TA_REQUEST_ARGS_MAX 32
+/*
+ * The request's lines: header, user, service, fallback, the optional columns,
+ * messages and approve, TA_REQUEST_ARGS_MAX args, end.
+ */
+#define TA_REQUEST_LINES_MAX (8 + TA_REQUEST_ARGS_MAX)
+#define TA_REQUEST_MAX	     (TA_REQUEST_LINES_MAX * TA_LINE_MAX)
+#define TA_COLUMNS_MIN	     20
+#define TA_COLUMNS_MAX	     1000
+
+/*
+ * Ending a prompt (Enter, typing, Ctrl-C): the module sends the helper SIGTERM,
+ * which cancels the scan and refunds its strike, and SIGKILL this much later.
+ */
+#define TA_STOP_GRACE_MS 200
+
+/*
+ * The helper's environment: the locale variables only, and only with a value
+ * that looks like a locale name (no '/', so no path for gettext to follow).
+ */
+#define TA_LOCALE_VARIABLES   5
+#define TA_LOCALE_VALUE_MAX   64
+#define TA_LOCALE_VALUE_CHARS "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_.@:-"
+
+/* The i-th locale variable's name, NULL past the last. */
+static inline const char *ta_locale_variable(unsigned int i)
+{
+	static const char *const names[TA_LOCALE_VARIABLES] = {
+		"LANG", "LANGUAGE", "LC_ALL", "LC_MESSAGES", "LC_CTYPE",
+	};
+
+	return i < TA_LOCALE_VARIABLES ? names[i] : NULL;
+}
+
+static inline bool ta_locale_value_ok(const char *value)
+{
+	size_t len = strlen(value);
+
+	return len >= 1 && len <= TA_LOCALE_VALUE_MAX &&
+	       strspn(value, TA_LOCALE_VALUE_CHARS) == len;
+}
+
+#endif /* TOUCHAUTH_CONTRACT_H */
