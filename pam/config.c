@@ -2,7 +2,8 @@
 /*
  * The key table's parser side: each row of CONFIG_KEYS (config.h: every key
  * of touchauth.conf and the module arguments, its type, bounds, default, and
- * who may set it) validated, stored, dumped.  The grammar that reads the lines
+ * who may set it) validated, stored, dumped; and every config_error worded
+ * (config_error_text).  The grammar that reads the lines
  * is config_parse.c; both files are built into the module and the helper.
  */
 #include "config.h"

@@ -3,7 +3,8 @@
 /// `@Flag`, as swift-argument-parser has them. The declarations give the parser its names
 /// (`parseOptions`) and the usage its words (`Command.usage`, which `--help` shows and
 /// completions/ is checked against); a command's row (Commands.swift) names those it takes.
-/// A value option is nil when not given; a flag is false.
+/// A value option is nil when not given; a flag is false. Adding an option: its line here, its
+/// name in the synopsis of each command that takes it, then completions/ and touchauth(1).
 struct Options: Equatable, Sendable {
     /// `--user USER` (or the positional word of `status`, `unlock`): whom the command acts on.
     @Option("user", value: "USER") var user: String?
