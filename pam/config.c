@@ -2,10 +2,12 @@
 /*
  * The key table's parser side: each row of CONFIG_KEYS (config.h: every key
  * of touchauth.conf and the module arguments, its type, bounds, default, and
- * who may set it) validated, stored, dumped.  The grammar that reads the lines
+ * who may set it) validated, stored, dumped; and every config_error worded
+ * (config_error_text).  The grammar that reads the lines
  * is config_parse.c; both files are built into the module and the helper.
  */
 #include "config.h"
+#include "protocol.h"
 
 #include <stdio.h>
 #include <string.h>
@@ -163,6 +165,16 @@ const char *config_text(const struct config_values *values, const char *key)
 	return (const char *)values + spec->offset;
 }
 
+int config_number(const struct config_values *values, const char *key)
+{
+	const struct key_spec *spec = find_key(key);
+	int v = 0;
+
+	if (spec != NULL && (spec->type == VT_INT || spec->type == VT_BOOL))
+		memcpy(&v, (const char *)values + spec->offset, sizeof(v));
+	return v;
+}
+
 int config_key_is_callers(const char *key)
 {
 	const struct key_spec *spec = find_key(key);
@@ -191,8 +203,60 @@ size_t config_dump(const struct config_values *values, char *buf, size_t size)
 	return n;
 }
 
-void config_error_line(const struct config_error *err, char *buf, size_t size)
+/* A refused file's reason, in the helper's words (FileError's, Files.swift). */
+static const char *file_problem_text(enum config_file_problem problem)
 {
+	switch (problem) {
+	case CONFIG_FILE_SYMLINK:
+		return "a symbolic link";
+	case CONFIG_FILE_NOT_REGULAR:
+		return "not a regular file";
+	case CONFIG_FILE_NOT_ROOT:
+		return "not owned by root";
+	case CONFIG_FILE_WRITABLE:
+		return "writable by group or others";
+	case CONFIG_FILE_LINKED:
+		return "has other hard links";
+	default:
+		return NULL;
+	}
+}
+
+static void helper_text(const struct config_error *err, const char *argument, char *buf,
+			size_t size)
+{
+	const char *why = file_problem_text(err->file);
+
+	if (argument == NULL)
+		argument = "";
+	if (err->kind == CONFIG_ERR_ARGS)
+		snprintf(buf, size, "more than %d module arguments", TA_REQUEST_ARGS_MAX);
+	else if (err->kind == CONFIG_ERR_FILE && err->file == CONFIG_FILE_MISSING)
+		snprintf(buf, size, "%s: no such file", err->path);
+	else if (err->kind == CONFIG_ERR_FILE && err->file == CONFIG_FILE_TOO_BIG)
+		snprintf(buf, size, "%s: refused: larger than %d bytes", err->path,
+			 CONFIG_FILE_MAX);
+	else if (err->kind == CONFIG_ERR_FILE && why != NULL)
+		snprintf(buf, size, "%s: refused: %s", err->path, why);
+	else if (err->kind == CONFIG_ERR_FILE)
+		snprintf(buf, size, "%s: %s", err->path, strerror(err->errnum));
+	else if (err->kind == CONFIG_ERR_LINE)
+		snprintf(buf, size, "%s: invalid line %u", err->path, err->line);
+	else if (err->kind == CONFIG_ERR_KEY)
+		snprintf(buf, size, "%s: invalid %s",
+			 err->argument >= 0 ? "module arguments" : err->path, err->key);
+	else
+		snprintf(buf, size, "%s: invalid module argument %s",
+			 err->argument >= 0 ? "module arguments" : err->path, argument);
+}
+
+void config_error_text(const struct config_error *err, enum config_wording wording,
+		       const char *argument, char *buf, size_t size)
+{
+	if (wording == CONFIG_WORDING_HELPER) {
+		helper_text(err, argument, buf, size);
+		return;
+	}
 	switch (err->kind) {
 	case CONFIG_ERR_LINE:
 		snprintf(buf, size, "invalid line %u", err->line);

@@ -29,10 +29,14 @@
 
 /*
  * The key table: every key of touchauth.conf and the module arguments, one row
- * each, in the order of the dump.  Adding a key is a row here, then
- * touchauth.conf(5) and examples/touchauth.conf (and the dump of the defaults,
- * tests/config/defaults.expected).  The row makes the field of struct
- * config_values and the parser's entry (config.c).  Columns:
+ * each, in the order of the dump.  The row makes the field of struct
+ * config_values and the parser's entry (config.c).  Adding a key takes:
+ *   - its row here;
+ *   - its Swift name and type, a line of Config.Keys
+ *     (Sources/TouchAuthCore/ConfigKeys.swift), read as config.name;
+ *   - man/touchauth.conf.5.scd and examples/touchauth.conf;
+ *   - its default in tests/config/defaults.expected (the dump of the defaults).
+ * Columns:
  *   X(name, type, min, max, length, default, access)
  * type:    INT (min..max), BOOL, TEXT, ABSPATH, SOCKET (empty, or an absolute
  *          path that fits sun_path); INT and BOOL are an int, the others a
@@ -90,7 +94,7 @@ enum config_error_kind {
 	CONFIG_ERR_ARGS, /* more module arguments than a request carries */
 };
 
-/* Why a file was refused, one value per check (DESIGN.md §5.3); each binary words it. */
+/* Why a file was refused, one value per check (DESIGN.md §5.3). */
 enum config_file_problem {
 	CONFIG_FILE_TRUSTED,
 	CONFIG_FILE_MISSING, /* an explicitly named file does not exist */
@@ -104,7 +108,7 @@ enum config_file_problem {
 	CONFIG_FILE_NO_MEMORY,
 };
 
-/* What went wrong, precisely enough for either binary to say it in its own words. */
+/* What went wrong; config_error_text words it. */
 struct config_error {
 	enum config_error_kind kind;
 	unsigned int line; /* CONFIG_ERR_LINE, CONFIG_ERR_KEY in a file: from 1 */
@@ -116,8 +120,8 @@ struct config_error {
 };
 
 /*
- * Where messages go: the module logs with pam_syslog (options.c), the helper
- * reports from struct config_error and the unknown keys in its own words.
+ * Where messages go: the module logs with pam_syslog (options.c); the helper
+ * drops them and reports config_error_text's words and the unknown keys.
  * line NULL (or no log at all): stderr.  unknown_key, when set, also hears
  * each unknown key and where it was ("module arguments" or the file).
  */
@@ -137,6 +141,9 @@ int config_set(struct config_values *values, const char *key, const char *value)
 
 /* The value of a text or path key, inside values; NULL for an unknown or a number key. */
 const char *config_text(const struct config_values *values, const char *key);
+
+/* The value of an INT or BOOL key (BOOL: 0 or 1); 0 for an unknown or a text key. */
+int config_number(const struct config_values *values, const char *key);
 
 /* 1 if a caller that is not root may pass key as a module argument (DESIGN.md §5.4). */
 int config_key_is_callers(const char *key);
@@ -197,7 +204,21 @@ int config_caller_may_pass(const char *arg, char key[CONFIG_KEY_MAX + 1]);
  */
 size_t config_dump(const struct config_values *values, char *buf, size_t size);
 
-/* A dump's one error line: "invalid line N", "invalid KEY", "invalid argument N", ... */
-void config_error_line(const struct config_error *err, char *buf, size_t size);
+/*
+ * Who reads config_error_text's words.  DUMP: a dump's one line ("invalid line
+ * N", "invalid KEY", "invalid argument N", ...).  HELPER: the helper's message
+ * ("PATH: invalid line N", "PATH: refused: not owned by root", ...).
+ */
+enum config_wording {
+	CONFIG_WORDING_DUMP,
+	CONFIG_WORDING_HELPER,
+};
+
+/*
+ * Every config_error in words, the one place they are worded.  argument: the
+ * module argument err->argument indexes (the helper names it), or NULL.
+ */
+void config_error_text(const struct config_error *err, enum config_wording wording,
+		       const char *argument, char *buf, size_t size);
 
 #endif /* TOUCHAUTH_CONFIG_H */

@@ -50,7 +50,7 @@ enum config_file_problem config_trusted_by_root(const struct config_log *log, co
 /*
  * Open the file and check that only root could have written it: trusted, and
  * its only name (a hard link is a second name, perhaps where someone else
- * put it; the helper has always refused it, DESIGN.md §5.3).  0 with the file
+ * put it; DESIGN.md §5.3).  0 with the file
  * in *fd_out, or with *fd_out -1 when a non-explicit file does not exist; -1
  * with *err filled in.
  */

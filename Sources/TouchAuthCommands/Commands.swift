@@ -4,72 +4,106 @@ import TouchAuthCore
 import TouchAuthPAM
 import TouchAuthPlatform
 
-/// A command: its name, the options it takes (`true`: takes a value), its synopsis (the same in
-/// every language, as a manual page's), a note for the help (translated), and what it does
-/// with the parsed options. tests/e2e/cli.sh checks completions/ against `touchauth --help`.
+/// A command: its name, its synopsis (the options it takes, by their declarations in
+/// Options.swift; the same in every language, as a manual page's), a note for the help
+/// (translated), and what it does with the parsed options. tests/e2e/cli.sh checks completions/
+/// against `touchauth --help`.
 struct Command: Sendable {
     let name: String
-    let options: [String: Bool]
-    let usage: String
+    var synopsis: [Part] = []
     var about: LocalizedText? = nil
-    /// The option a bare word stands for (`touchauth unlock alice` = `--user alice`).
-    var positional: String? = nil
     let run: @Sendable (Options) throws(CommandError) -> Void
+
+    /// A piece of the synopsis, each naming declared options.
+    enum Part: Sendable {
+        /// `[--user USER]`, `[--json]`.
+        case option(String)
+        /// `--finger FINGER | --all`: one of the two.
+        case either(String, String)
+        /// `[USER]`, or `USER` when required: a bare word stands for the option
+        /// (`touchauth unlock alice` = `--user alice`).
+        case positional(String, required: Bool)
+        /// `[--arguments FILE [--restricted]]`: the second only with the first.
+        case nested(String, String)
+    }
+
+    /// The options it takes (`true`: takes a value), from the synopsis and the declarations.
+    var options: [String: Bool] {
+        var names: [String] = []
+        for part in synopsis {
+            switch part {
+            case .option(let name), .positional(let name, _): names.append(name)
+            case .either(let first, let second), .nested(let first, let second): names += [first, second]
+            }
+        }
+        return Dictionary(names.map { ($0, Options.declared[$0].map { $0 != nil } ?? false) }) { first, _ in first }
+    }
+
+    /// The option a bare word stands for.
+    var positional: String? {
+        for case .positional(let name, _) in synopsis { return name }
+        return nil
+    }
+
+    /// `touchauth enroll [--user USER] ...`: the synopsis in words.
+    var usage: String {
+        func spelled(_ name: String) -> String {
+            "--\(name)" + ((Options.declared[name] ?? nil).map { " \($0)" } ?? "")
+        }
+        let words = synopsis.map { part in
+            switch part {
+            case .option(let name): "[\(spelled(name))]"
+            case .either(let first, let second): "\(spelled(first)) | \(spelled(second))"
+            case .positional(let name, let required):
+                required ? (Options.declared[name] ?? nil) ?? name : "[\((Options.declared[name] ?? nil) ?? name)]"
+            case .nested(let first, let second): "[\(spelled(first)) [\(spelled(second))]]"
+            }
+        }
+        return (["touchauth", name] + words).joined(separator: " ")
+    }
 }
 
 let commands: [Command] = [
     Command(
-        name: "pam-verify", options: [:],
-        usage: "touchauth pam-verify",
+        name: "pam-verify",
         about: translatable("run by pam_touchauth.so; speaks docs/PROTOCOL.md on stdin/stdout"),
         run: { _ throws(CommandError) in exit(PamVerify.run()) }),
     Command(
-        name: "enroll", options: ["user": true, "finger": true, "config": true, "replace": false, "device": true],
-        usage: "touchauth enroll [--user USER] [--finger FINGER] [--replace] [--device DRIVER/ID] [--config PATH]",
+        name: "enroll", synopsis: [.option("user"), .option("finger"), .option("replace"), .option("device"), .option("config")],
         run: Enroll.run),
     Command(
-        name: "list", options: ["user": true, "json": false, "config": true],
-        usage: "touchauth list [--user USER] [--json] [--config PATH]",
+        name: "list", synopsis: [.option("user"), .option("json"), .option("config")],
         run: ListPrints.run),
     Command(
-        name: "delete", options: ["user": true, "finger": true, "all": false, "device": true, "config": true],
-        usage: "touchauth delete --finger FINGER | --all [--user USER] [--device DRIVER/ID] [--config PATH]",
+        name: "delete", synopsis: [.either("finger", "all"), .option("user"), .option("device"), .option("config")],
         run: Delete.run),
     Command(
-        name: "verify", options: ["user": true, "device": true, "config": true],
-        usage: "touchauth verify [--user USER] [--device DRIVER/ID] [--config PATH]",
+        name: "verify", synopsis: [.option("user"), .option("device"), .option("config")],
         about: translatable("one scan; no PAM, no strikes"),
         run: Verify.run),
     Command(
-        name: "enable", options: ["user": true, "device": true, "config": true],
-        usage: "touchauth enable [--user USER] [--device DRIVER/ID] [--config PATH]",
+        name: "enable", synopsis: [.option("user"), .option("device"), .option("config")],
         about: translatable("after one matching scan"),
         run: Switch.enable),
     Command(
-        name: "disable", options: ["user": true, "config": true],
-        usage: "touchauth disable [--user USER] [--config PATH]",
+        name: "disable", synopsis: [.option("user"), .option("config")],
         about: translatable("the password only, at once"),
         run: Switch.disable),
     Command(
-        name: "doctor", options: ["user": true, "json": false, "pam-dir": true, "config": true],
-        usage: "touchauth doctor [--user USER] [--json] [--pam-dir DIR] [--config PATH]",
+        name: "doctor", synopsis: [.option("user"), .option("json"), .option("pam-dir"), .option("config")],
         run: Doctor.run),
     Command(
-        name: "pam-account", options: [:],
-        usage: "touchauth pam-account",
+        name: "pam-account",
         about: translatable("run by pam_touchauth.so's authsucc line after a succeeded password"),
         run: { _ throws(CommandError) in exit(PamAccount.run()) }),
     Command(
-        name: "status", options: ["user": true, "json": false, "config": true],
-        usage: "touchauth status [USER] [--json] [--config PATH]", positional: "user",
+        name: "status", synopsis: [.positional("user", required: false), .option("json"), .option("config")],
         run: Status.run),
     Command(
-        name: "unlock", options: ["user": true, "config": true],
-        usage: "touchauth unlock USER [--config PATH]", positional: "user",
+        name: "unlock", synopsis: [.positional("user", required: true), .option("config")],
         run: Unlock.run),
     Command(
-        name: "config-dump", options: ["config": true, "arguments": true, "restricted": false],
-        usage: "touchauth config-dump [--config PATH] [--arguments FILE [--restricted]]",
+        name: "config-dump", synopsis: [.option("config"), .nested("arguments", "restricted")],
         about: translatable("the settings as the helper reads them"),
         run: ConfigDump.run),
 ]

@@ -1,46 +1,82 @@
 // SPDX-License-Identifier: Apache-2.0
-/// What a command was given, typed: `parseOptions` reads the words against the command's own
-/// table row (Commands.swift), and the commands read these fields, never the words. A value
-/// option is nil when not given; a flag is false.
+/// What a command was given, typed: one declaration per option, `@Option` (takes a value) or
+/// `@Flag`, as swift-argument-parser has them. The declarations give the parser its names
+/// (`parseOptions`) and the usage its words (`Command.usage`, which `--help` shows and
+/// completions/ is checked against); a command's row (Commands.swift) names those it takes.
+/// A value option is nil when not given; a flag is false. Adding an option: its line here, its
+/// name in the synopsis of each command that takes it, then completions/ and touchauth(1).
 struct Options: Equatable, Sendable {
     /// `--user USER` (or the positional word of `status`, `unlock`): whom the command acts on.
-    var user: String?
+    @Option("user", value: "USER") var user: String?
     /// `--config PATH`: the settings file, which must exist, instead of the module's default.
-    var config: String?
+    @Option("config", value: "PATH") var config: String?
     /// `--device DRIVER/ID`, or a driver with one sensor.
-    var device: String?
+    @Option("device", value: "DRIVER/ID") var device: String?
     /// `--finger NAME`: fprintd's finger names.
-    var finger: String?
+    @Option("finger", value: "FINGER") var finger: String?
     /// `doctor --pam-dir DIR`: the PAM stacks to read.
-    var pamDir: String?
+    @Option("pam-dir", value: "DIR") var pamDir: String?
     /// `config-dump --arguments FILE`: module arguments, one a line.
-    var arguments: String?
-    var json = false
+    @Option("arguments", value: "FILE") var arguments: String?
+    @Flag("json") var json: Bool
     /// `enroll --replace`: enroll over a finger that has a print.
-    var replace = false
+    @Flag("replace") var replace: Bool
     /// `delete --all`.
-    var all = false
+    @Flag("all") var all: Bool
     /// `config-dump --restricted`: filter the arguments as for a caller that is not root.
-    var restricted = false
+    @Flag("restricted") var restricted: Bool
 
-    /// Every option name a command's row may use: each is a field above.
-    static let names: Set<String> = [
-        "user", "config", "device", "finger", "pam-dir", "arguments", "json", "replace", "all", "restricted",
-    ]
-
+    /// Nothing given.
     init() {}
 
-    /// From what `parseOptions` read (a flag is present with an empty value).
+    /// From what `parseOptions` read (a flag is present with an empty value): each declaration
+    /// takes its own word while `given` is set.
     init(_ parsed: [String: String]) {
-        user = parsed["user"]
-        config = parsed["config"]
-        device = parsed["device"]
-        finger = parsed["finger"]
-        pamDir = parsed["pam-dir"]
-        arguments = parsed["arguments"]
-        json = parsed["json"] != nil
-        replace = parsed["replace"] != nil
-        all = parsed["all"] != nil
-        restricted = parsed["restricted"] != nil
+        self = Options.$given.withValue(parsed) { Options() }
+    }
+
+    /// The words being typed into a new Options (`init(_:)`), read by each declaration's init.
+    @TaskLocal fileprivate static var given: [String: String] = [:]
+
+    /// Every declaration, by name: nil for a flag, else the word its value shows as.
+    static let declared: [String: String?] = Dictionary(
+        uniqueKeysWithValues: Mirror(reflecting: Options()).children.compactMap { $0.value as? any OptionDeclaration }
+            .map { ($0.name, $0.valueName) })
+
+    /// Every option name a command's row may use.
+    static var names: Set<String> { Set(declared.keys) }
+}
+
+/// What the parser and the usage read of a declaration.
+protocol OptionDeclaration {
+    var name: String { get }
+    /// The word the usage shows for the value (`USER`); nil for a flag.
+    var valueName: String? { get }
+}
+
+/// `--name VALUE`, or `--name=VALUE`.
+@propertyWrapper
+struct Option: OptionDeclaration, Equatable, Sendable {
+    let name: String
+    let value: String
+    var wrappedValue: String?
+    var valueName: String? { value }
+
+    init(_ name: String, value: String) {
+        (self.name, self.value) = (name, value)
+        wrappedValue = Options.given[name]
+    }
+}
+
+/// `--name`, no value.
+@propertyWrapper
+struct Flag: OptionDeclaration, Equatable, Sendable {
+    let name: String
+    var wrappedValue: Bool
+    var valueName: String? { nil }
+
+    init(_ name: String) {
+        self.name = name
+        wrappedValue = Options.given[name] != nil
     }
 }

@@ -11,60 +11,26 @@ package import CConfig
 /// duplicate keys wins; unknown keys are reported and skipped; a line over 1023 bytes, a control
 /// byte, a line without `=` or a key outside `[a-z_]` is an error naming the line; a bad value
 /// is an error naming the key.
+@dynamicMemberLookup
 public struct Config: Equatable, Sendable {
-    /// The struct, on the heap and copied on write: a Config is passed around by reference.
-    /// (Held as a Swift value, its 4 KiB strings, imported as tuples of 4096 CChars, made the
-    /// optimizer crawl: a release build of the commands took a minute more.)
+    /// The struct, on the heap and copied on write: held as a Swift value, its 4 KiB strings
+    /// (tuples of 4096 CChars) make the optimizer crawl.
     private var storage = Storage()
 
     /// The defaults of the key table (`config_defaults`).
     public init() {}
 
-    public var maxTries: Int { get { Int(c.pointee.max_tries) } set { update { $0.max_tries = CInt(newValue) } } }
-    public var timeout: Int { get { Int(c.pointee.timeout) } set { update { $0.timeout = CInt(newValue) } } }
-    public var reason: String { text("reason") }
-    public var fallbackTitle: String { text("fallback_title") }
-    public var printDir: String { text("print_dir") }
-    public var helper: String { text("helper") }
-    public var debug: Bool { get { c.pointee.debug != 0 } set { update { $0.debug = newValue ? 1 : 0 } } }
-    public var virtualDevice: String { text("virtual_device") }
-    public var virtualDeviceStorage: String { text("virtual_device_storage") }
-    /// Strikes, lockout and trust state (DESIGN.md §2, §3).
-    public var stateDir: String { text("state_dir") }
-    public var lockoutThreshold: Int {
-        get { Int(c.pointee.lockout_threshold) }
-        set { update { $0.lockout_threshold = CInt(newValue) } }
+    /// Every key's value, `config.maxTries`, typed by its declaration in `Keys`: read and written
+    /// through the key table (`config_number`, `config_text`, `config_set`), so a value set here
+    /// obeys the table as a parsed one does.
+    public subscript<Value: ConfigValue>(dynamicMember key: KeyPath<Keys, Key<Value>>) -> Value {
+        get { Value.value(in: self, at: Keys()[keyPath: key].name) }
+        set {
+            let name = Keys()[keyPath: key].name
+            let status = withValues { config_set($0, name, newValue.configText) }
+            precondition(status == 0, "\(name) = \(newValue): outside the key table's bounds")
+        }
     }
-    /// Seconds after which a lockout ends by itself; 0: only the password or an admin.
-    public var unlockTime: Int { get { Int(c.pointee.unlock_time) } set { update { $0.unlock_time = CInt(newValue) } } }
-    public var passwordAfterBoot: Bool {
-        get { c.pointee.password_after_boot != 0 }
-        set { update { $0.password_after_boot = newValue ? 1 : 0 } }
-    }
-    /// Hours without a password after which the password is required; 0: off.
-    public var passwordMaxAge: Int {
-        get { Int(c.pointee.password_max_age) }
-        set { update { $0.password_max_age = CInt(newValue) } }
-    }
-    public var passwordAfterEnrollChange: Bool {
-        get { c.pointee.password_after_enroll_change != 0 }
-        set { update { $0.password_after_enroll_change = newValue ? 1 : 0 } }
-    }
-    public var requirePasswordSet: Bool {
-        get { c.pointee.require_password_set != 0 }
-        set { update { $0.require_password_set = newValue ? 1 : 0 } }
-    }
-    /// Where logind does not run, whether a terminal the module owns counts as a person (the
-    /// module's rule; doctor reports it).
-    public var terminalWithoutLogind: Bool {
-        get { c.pointee.terminal_without_logind != 0 }
-        set { update { $0.terminal_without_logind = newValue ? 1 : 0 } }
-    }
-    /// Where the laptop lids are (`<lid>/state` files): a closed lid skips the readers inside it.
-    public var lidDir: String { text("lid_dir") }
-    /// Where sysfs is: a USB reader's port says whether it is removable (DESIGN.md §3.4).
-    public var sysfsDir: String { text("sysfs_dir") }
-    // The text keys are read-only here: only the parser writes them, so they obey the table.
 
     public static let defaultPath = DEFAULT_CONFIG_PATH
     public static let defaultHelper = HELPER_PATH
@@ -74,19 +40,11 @@ public struct Config: Equatable, Sendable {
     /// "arg " + argument + "\n" fills at most one protocol line.
     public static let maxArgumentBytes = Int(CONFIG_ARG_MAX)
 
-    public enum Error: Swift.Error, Equatable, CustomStringConvertible {
+    /// A parser error as a value, for tests; `config_error_text` words it.
+    public enum Error: Swift.Error, Equatable {
         case invalidLine(Int)
         case invalidValue(key: String)
         case invalidArgument(String)
-
-        /// The one line both dumps print (tests/config/README.md); also the log line.
-        public var description: String {
-            switch self {
-            case .invalidLine(let n): "invalid line \(n)"
-            case .invalidValue(let key): "invalid \(key)"
-            case .invalidArgument(let arg): "invalid module argument \(arg)"
-            }
-        }
 
         package init(_ error: UnsafeMutablePointer<config_error>, argument: String = "") {
             switch error.pointee.kind {
@@ -148,15 +106,10 @@ public struct Config: Equatable, Sendable {
     /// Every key takes part: the dump shows them all.
     public static func == (lhs: Config, rhs: Config) -> Bool { lhs.dump == rhs.dump }
 
-    /// The struct, read in place (the getters' `self` keeps it alive).
-    private var c: UnsafeMutablePointer<config_values> { storage.values }
+    func number(_ name: String) -> CInt { withExtendedLifetime(storage) { config_number(storage.values, name) } }
 
-    private func text(_ key: String) -> String {
-        withExtendedLifetime(storage) { config_text(storage.values, key).map { String(cString: $0) } ?? "" }
-    }
-
-    private mutating func update(_ change: (inout config_values) -> Void) {
-        withValues { change(&$0.pointee) }
+    func text(_ name: String) -> String {
+        withExtendedLifetime(storage) { config_text(storage.values, name).map { String(cString: $0) } ?? "" }
     }
 
     /// This Config's own struct, for a parser call to fill in (`config_load` and friends).
@@ -181,7 +134,7 @@ private final class Storage: @unchecked Sendable {
 
 extension Config {
     /// A C string field (`config_error.key`, `.path`: imported as a tuple) as a String, read in
-    /// place: a copy of a 4096-tuple, as a value, cost the optimizer a minute of a release build.
+    /// place: a 4096-tuple copied as a value makes the optimizer crawl.
     package static func string<Field>(_ field: inout Field) -> String {
         withUnsafeBytes(of: &field) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }
     }
@@ -192,9 +145,8 @@ extension Config {
     }
 
     /// Runs a parser call with a `config_log` whose `unknown_key` collects the unknown keys and
-    /// where they were; its lines are dropped, because the helper says what went wrong in its
-    /// own words, from `config_error` (`touchauth: PATH: invalid line N`, as before the parser
-    /// was shared).
+    /// where they were; its lines are dropped: the helper reports `config_error_text`'s words
+    /// once, from the `config_error`.
     package static func hearingUnknownKeys<Result>(
         _ body: (UnsafePointer<config_log>) -> Result
     ) -> (Result, [(key: String, place: String)]) {

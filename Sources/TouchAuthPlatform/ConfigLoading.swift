@@ -22,8 +22,8 @@ extension Config {
         package var failure: LoadFailure?
     }
 
-    /// `config_load`'s error in the helper's words, as before the parser was shared: the
-    /// command line shows `touchauth: PATH: invalid line N`, the log `configuration refused: …`.
+    /// `config_load`'s error, worded by `config_error_text`: the command line shows
+    /// `touchauth: PATH: invalid line N`, the log `configuration refused: …`.
     package struct LoadFailure: Swift.Error, CustomStringConvertible {
         package let description: String
         /// The one line of a dump (tests/config/README.md), as pam/tests/config_dump prints it.
@@ -31,17 +31,14 @@ extension Config {
         package let isMissingFile: Bool
 
         package init(_ error: UnsafeMutablePointer<config_error>, arguments: [String]) {
-            let index = Int(error.pointee.argument)
-            switch error.pointee.kind {
-            case CONFIG_ERR_ARGS: description = "more than \(WireProtocol.maxArguments) module arguments"
-            case CONFIG_ERR_FILE: description = FileError(error).description
-            case _ where index >= 0:  // a module argument: not key=value, or a bad value
-                description = "module arguments: \(Config.Error(error, argument: arguments.at(index) ?? ""))"
-            default: description = "\(Config.string(&error.pointee.path)): \(Config.Error(error))"
+            let argument = arguments.at(Int(error.pointee.argument))
+            func text(_ wording: config_wording) -> String {
+                var buffer = [CChar](repeating: 0, count: Int(CONFIG_PATH_MAX) + (argument?.utf8.count ?? 0) + 256)
+                config_error_text(error, wording, argument, &buffer, buffer.count)
+                return Config.string(buffer)
             }
-            var line = [CChar](repeating: 0, count: 64)
-            config_error_line(error, &line, line.count)
-            dumpLine = Config.string(line)
+            description = text(CONFIG_WORDING_HELPER)
+            dumpLine = text(CONFIG_WORDING_DUMP)
             isMissingFile = error.pointee.kind == CONFIG_ERR_FILE && error.pointee.file == CONFIG_FILE_MISSING
         }
     }
@@ -70,22 +67,5 @@ extension Config {
     private static func warnUnknown(_ key: String, in place: String) {
         Syslog.log(LOG_WARNING, "unknown key \(key) in \(place)")
         Files.write(tr("touchauth: warning: unknown key \(key) in \(place)") + "\n", to: 2)
-    }
-}
-
-extension FileError {
-    /// The verdict of the C file checks (pam/config_file.c) in `readTrustedFile`'s words.
-    package init(_ error: UnsafeMutablePointer<config_error>) {
-        let path = Config.string(&error.pointee.path)
-        switch error.pointee.file {
-        case CONFIG_FILE_MISSING: self = .missing(path)
-        case CONFIG_FILE_SYMLINK: self = .unsafe(path, "a symbolic link")
-        case CONFIG_FILE_NOT_REGULAR: self = .unsafe(path, "not a regular file")
-        case CONFIG_FILE_NOT_ROOT: self = .unsafe(path, "not owned by root")
-        case CONFIG_FILE_WRITABLE: self = .unsafe(path, "writable by group or others")
-        case CONFIG_FILE_LINKED: self = .unsafe(path, "has other hard links")
-        case CONFIG_FILE_TOO_BIG: self = .unsafe(path, "larger than \(CONFIG_FILE_MAX) bytes")
-        default: self = .io(path, error.pointee.errnum)
-        }
     }
 }

@@ -66,7 +66,7 @@ int main(int argc, char **argv)
 		fputs(out, stdout);
 		return 0;
 	}
-	config_error_line(&err, out, sizeof(out));
+	config_error_text(&err, CONFIG_WORDING_DUMP, NULL, out, sizeof(out));
 	puts(out);
 	return 1;
 }
