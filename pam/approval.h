@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /*
- * What a touch approves (DESIGN.md §1.1): for a host that runs something
+ * What a touch approves (docs/POLICY.md#what-the-touch-approves): for a host that runs something
  * (clients.h, client_host), the command and the target user, read from the
  * host's own argv (the module runs inside it; never the environment),
  * escaped and capped for the helper's prompt line.

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /*
- * Clients that cannot show our prompt (clients.h, DESIGN.md §3.3).
+ * Clients that cannot show our prompt (clients.h, docs/POLICY.md#someone-must-be-able-to-answer).
  *
  * A screen locker that reads the password itself before it calls
  * pam_authenticate, and whose conversation drops PAM_TEXT_INFO and

@@ -1,9 +1,9 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /*
  * What touchauth knows about particular PAM clients, by their PAM service
- * name (DESIGN.md §3.3): the few that cannot show our prompt, the ones that
- * show only the latest message, and the ones that run a command the prompt
- * can name (approval.h).
+ * name (docs/POLICY.md#someone-must-be-able-to-answer): the few that cannot show our prompt, the
+ * ones that show only the latest message, and the ones that run a command the prompt can name
+ * (approval.h).
  */
 #ifndef TOUCHAUTH_CLIENTS_H
 #define TOUCHAUTH_CLIENTS_H

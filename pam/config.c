@@ -20,7 +20,7 @@ enum value_type {
 	VT_SOCKET,
 };
 
-/* Who may set a key as a module argument (DESIGN.md §5.4): see CONFIG_KEYS. */
+/* Who may set a key as a module argument (SECURITY.md#restricted-mode): see CONFIG_KEYS. */
 enum key_access {
 	ROOT,
 	CALLER,

@@ -44,7 +44,7 @@
  * default: parsed like a value, so defaults obey the rules
  * access:  ROOT: only root sets it as a module argument (what is checked, where
  *          prints and state live, the sensor); CALLER: also a caller that is not
- *          root, such as a screen locker (the prompt's keys; DESIGN.md §5.4)
+ *          root, such as a screen locker (the prompt's keys; SECURITY.md#restricted-mode)
  */
 #define CONFIG_KEYS(X)                                                                             \
 	X(max_tries, INT, 1, 10, 0, "3", CALLER)                                                   \
@@ -68,7 +68,8 @@
 	X(require_password_set, BOOL, 0, 0, 0, "yes", ROOT)                                        \
 	/* Where the laptop lids are (a directory of <lid>/state files). */                        \
 	X(lid_dir, ABSPATH, 0, 0, CONFIG_PATH_MAX, "/proc/acpi/button/lid", ROOT)                  \
-	/* Where sysfs is: a USB reader's port says removable or fixed (DESIGN.md §3.4). */       \
+	/* Where sysfs is: a USB reader's port says removable or fixed                             \
+	 * (docs/POLICY.md#the-lid-and-the-readers-at-hand). */                                    \
 	X(sysfs_dir, ABSPATH, 0, 0, 255, "/sys", ROOT)                                             \
 	/* Where logind does not run, whether a terminal the module owns counts as a person. */    \
 	X(terminal_without_logind, BOOL, 0, 0, 0, "no", ROOT)
@@ -94,7 +95,7 @@ enum config_error_kind {
 	CONFIG_ERR_ARGS, /* more module arguments than a request carries */
 };
 
-/* Why a file was refused, one value per check (DESIGN.md §5.3). */
+/* Why a file was refused, one value per check (SECURITY.md#root-owned-files). */
 enum config_file_problem {
 	CONFIG_FILE_TRUSTED,
 	CONFIG_FILE_MISSING, /* an explicitly named file does not exist */
@@ -145,7 +146,8 @@ const char *config_text(const struct config_values *values, const char *key);
 /* The value of an INT or BOOL key (BOOL: 0 or 1); 0 for an unknown or a text key. */
 int config_number(const struct config_values *values, const char *key);
 
-/* 1 if a caller that is not root may pass key as a module argument (DESIGN.md §5.4). */
+/* 1 if a caller that is not root may pass key as a module argument (SECURITY.md#restricted-mode).
+ */
 int config_key_is_callers(const char *key);
 
 /* One message through log (or to stderr); errno is kept, for a caller to read after. */
@@ -181,7 +183,7 @@ int config_load(const struct config_log *log, const char *explicit_path, int arg
 		const char *const *argv, struct config_values *values, struct config_error *err);
 
 /*
- * DESIGN.md §5.3, one check for every file that configures or runs
+ * SECURITY.md#root-owned-files, one check for every file that configures or runs
  * authentication (the config, the helper): a regular file, owned by root, not
  * writable by group or others.  Logs why not; CONFIG_FILE_TRUSTED when fine.
  */
@@ -190,7 +192,7 @@ enum config_file_problem config_trusted_by_root(const struct config_log *log, co
 						const struct stat *st);
 
 /*
- * The restricted mode's filter (DESIGN.md §5.4): 1 if a caller that is not
+ * The restricted mode's filter (SECURITY.md#restricted-mode): 1 if a caller that is not
  * root may pass arg.  A key=value argument may pass only for a key the table
  * gives the caller (the prompt's, never what is checked); otherwise 0, and
  * key gets the key as the parser reads it, for the log.  What is not

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /*
- * The config file (DESIGN.md §5.3): opened without following a link, and
+ * The config file (SECURITY.md#root-owned-files): opened without following a link, and
  * read only if root alone could have written it: a regular file, root's, not
  * writable by group or others, its only name, at most CONFIG_FILE_MAX bytes.
  * Then its lines go to the grammar (config_parse.c).  Built into the module
@@ -50,7 +50,7 @@ enum config_file_problem config_trusted_by_root(const struct config_log *log, co
 /*
  * Open the file and check that only root could have written it: trusted, and
  * its only name (a hard link is a second name, perhaps where someone else
- * put it; DESIGN.md §5.3).  0 with the file
+ * put it; SECURITY.md#root-owned-files).  0 with the file
  * in *fd_out, or with *fd_out -1 when a non-explicit file does not exist; -1
  * with *err filled in.
  */

@@ -43,11 +43,12 @@
 #define AUTH_RAN_KEY	 "pam_touchauth_auth"
 #define AUTH_MATCHED	 "matched"
 #define AUTH_NOT_MATCHED "not-matched"
-/* The argument, anywhere on the line, that makes it the password's recorder (DESIGN.md §2). */
+/* The argument, anywhere on the line, that makes it the password's recorder
+ * (docs/POLICY.md#lockout). */
 #define MODE_AUTHSUCC "authsucc"
 #define PWBUF_MAX     (1024 * 1024)
 
-/* Before any path is built from it (DESIGN.md §5.2).  Sets *uid when given. */
+/* Before any path is built from it (SECURITY.md#user-names).  Sets *uid when given. */
 static int check_user(pam_handle_t *pamh, const char *user, uid_t *uid)
 {
 	struct passwd pw, *result = NULL;
@@ -205,7 +206,7 @@ static int has_print_dir(pam_handle_t *pamh, const struct config_values *opts, c
  * lockout are cleared and the trust rules count from now (the helper's
  * `pam-account`).  Where the line stands proves nothing: inside `auth
  * substack` a `requisite pam_deny.so` ends only the substack, so a line after
- * it runs after a wrong password too (DESIGN.md §2).  Only libpam knows the
+ * it runs after a wrong password too (docs/POLICY.md#lockout).  Only libpam knows the
  * stack's verdict, and it tells one function: the PAM_FAIL_DELAY callback,
  * which pam_authenticate calls with the final status once the stack has run
  * (libpam/pam_delay.c: "always call the application's delay function").  So

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /*
- * The presence rules (presence.h, DESIGN.md §3), all of them, in the order
+ * The presence rules (presence.h, docs/POLICY.md#presence), all of them, in the order
  * presence_decide() applies them.
  */
 #include "presence.h"

@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /*
  * Whose touch is it?  The one owner of the rules that decide whether a
- * person at this machine can see and answer the prompt (docs/POLICY.md,
- * presence).  Every rule can only refuse; nothing from the caller's
+ * person at this machine can see and answer the prompt
+ * (docs/POLICY.md#presence).  Every rule can only refuse; nothing from the caller's
  * environment can turn the prompt on.  Decided before anything is spawned.
  */
 #ifndef TOUCHAUTH_PRESENCE_H

@@ -48,7 +48,7 @@ int request_approve(struct request *r, const char *program, const char *kind, co
 /* The "end" line: the request is complete. */
 void request_end(struct request *r);
 
-/* The outcomes of DESIGN.md §1, in its order. */
+/* The outcomes of docs/POLICY.md#outcomes, in its order. */
 enum ta_outcome {
 	TA_SUCCESS,
 	TA_AUTHENTICATION_FAILED,

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /*
- * The helper's process (spawn.h): the exec recipe (DESIGN.md §4), after
+ * The helper's process (spawn.h): the exec recipe (docs/ARCHITECTURE.md#the-exec-recipe), after
  * pam_unix's _unix_run_helper_binary: root-owned binary at an absolute path,
  * fixed argv, an environment of locale variables only, pipes on stdin/stdout,
  * /dev/null on stderr, no other fd, default signal dispositions and an empty

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /*
  * Starting and ending the helper's process (spawn.c): the exec recipe of
- * DESIGN.md §4, the deadline arithmetic, and the ways a helper ends (reaped
+ * docs/ARCHITECTURE.md#the-exec-recipe, the deadline arithmetic, and the ways a helper ends (reaped
  * after it exits, stopped gently when the user ends the prompt, killed).
  * Nothing here speaks the protocol: helper.c does.
  */

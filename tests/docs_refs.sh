@@ -14,7 +14,7 @@ import os, re, subprocess, sys
 root = sys.argv[1]
 DIRS = ("docs/", "man/", "pam/", "Sources/", "Tests/", "scripts/", "tests/", "debian/", "examples/")
 TOP = ("README.md", "SECURITY.md", "CHANGELOG.md")
-SKIP = ("docs/.refmap", "tests/docs_refs.sh")
+SKIP = ("tests/docs_refs.sh",)
 
 try:
     files = subprocess.run(["git", "ls-files", "--cached", "--others", "--exclude-standard"],
@@ -65,13 +65,6 @@ def resolve(src, target, frag_wanted=False):
             return hits[0]
     return None
 
-refmap = {}
-if os.path.isfile("docs/.refmap"):
-    for line in open("docs/.refmap", encoding="utf-8"):
-        if "\t" in line:
-            k, v = line.rstrip("\n").split("\t", 1)
-            refmap[k] = v
-
 REF = re.compile(r"([A-Za-z0-9./][A-Za-z0-9_./-]*\.md|[A-Za-z0-9]\.md)#([A-Za-z0-9_-]*[A-Za-z0-9-])")
 LINK = re.compile(r"\]\(([^)\s]+)\)")
 SECT = re.compile(r"(?:[A-Za-z0-9_./-]*\.md,? *(?:section *)?)?§ *([0-9]+(?:\.[0-9]+)*)")
@@ -84,9 +77,7 @@ for f in files:
     for no, line in enumerate(text.split("\n"), 1):
         where = f"{f}:{no}"
         for m in SECT.finditer(line):
-            hint = refmap.get("§" + m.group(1))
-            failed.append(f"{where}: '{m.group(0)}': a section number, not a slug"
-                          + (f" (docs/.refmap: {hint})" if hint else ""))
+            failed.append(f"{where}: '{m.group(0)}': a section number, not a slug")
         refs = [(m.group(1), m.group(2)) for m in REF.finditer(line)]
         if f.endswith(".md"):
             for m in LINK.finditer(line):

@@ -6,7 +6,7 @@
 #include <libintl.h>
 #include <locale.h>
 
-/* Where the catalogs are: a compile-time constant, never the environment (DESIGN.md §5.1).
+/* Where the catalogs are: a compile-time constant, never the environment (SECURITY.md#environment).
  * scripts/build.sh passes -DTOUCHAUTH_LOCALEDIR when LOCALEDIR is set (install --prefix). */
 #ifndef TOUCHAUTH_LOCALEDIR
 #define TOUCHAUTH_LOCALEDIR "/usr/share/locale"

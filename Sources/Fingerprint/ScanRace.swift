@@ -2,7 +2,7 @@
 import CFprint
 import TouchAuthCore
 
-/// One scan on several open sensors at once (DESIGN.md §4.4): each is armed with libfprint's
+/// One scan on several open sensors at once (docs/ARCHITECTURE.md#the-helper-sources): each is armed with libfprint's
 /// async call (`fp_device_verify`, `fp_device_identify`) and a cancellable of its own, which the
 /// prompt's (the deadline, the module's SIGTERM) cancels too; then this thread iterates GLib's
 /// default main context, as the sync calls do, until every scan has completed. The first scan

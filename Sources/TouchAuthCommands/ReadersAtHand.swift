@@ -3,7 +3,7 @@ import Fingerprint
 import TouchAuthCore
 import TouchAuthPlatform
 
-/// What `status` and `doctor` say of the readers (DESIGN.md §3.4): the lid, and for each reader
+/// What `status` and `doctor` say of the readers (docs/POLICY.md#the-lid-and-the-readers-at-hand): the lid, and for each reader
 /// where it sits, the user's prints on it, and whether a prompt would use it now and why not.
 enum ReadersAtHand {
     struct Entry {

@@ -38,7 +38,7 @@ enum Status {
             case .refuse(_, let why): (next, reason) = ("password", Message.refused(why).template)
             }
         }
-        // The readers a prompt would arm now (DESIGN.md §3.4).
+        // The readers a prompt would arm now (docs/POLICY.md#the-lid-and-the-readers-at-hand).
         Sensor.configure(config)
         let context = Context()
         let atHand = ReadersAtHand.survey(config, user: user, devices: context.devices())

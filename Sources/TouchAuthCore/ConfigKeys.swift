@@ -12,7 +12,7 @@ extension Config {
         public let debug = Key<Bool>("debug")
         public let virtualDevice = Key<String>("virtual_device")
         public let virtualDeviceStorage = Key<String>("virtual_device_storage")
-        /// Strikes, lockout and trust state (DESIGN.md §2, §3).
+        /// Strikes, lockout and trust state (docs/POLICY.md#lockout, docs/POLICY.md#presence).
         public let stateDir = Key<String>("state_dir")
         public let lockoutThreshold = Key<Int>("lockout_threshold")
         /// Seconds after which a lockout ends by itself; 0: only the password or an admin.
@@ -24,7 +24,7 @@ extension Config {
         public let requirePasswordSet = Key<Bool>("require_password_set")
         /// Where the laptop lids are (`<lid>/state` files): a closed lid skips the readers inside it.
         public let lidDir = Key<String>("lid_dir")
-        /// Where sysfs is: a USB reader's port says whether it is removable (DESIGN.md §3.4).
+        /// Where sysfs is: a USB reader's port says whether it is removable (docs/POLICY.md#the-lid-and-the-readers-at-hand).
         public let sysfsDir = Key<String>("sysfs_dir")
         /// Where logind does not run, whether a terminal the module owns counts as a person (the
         /// module's rule; doctor reports it).

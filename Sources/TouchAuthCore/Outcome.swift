@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: Apache-2.0
-/// The one result of an evaluation, after LocalAuthentication's `LAError` (DESIGN.md §1).
+/// The one result of an evaluation, after LocalAuthentication's `LAError` (docs/POLICY.md#outcomes).
 /// The raw value is the word on the protocol's `result` line.
 public enum Outcome: String, CaseIterable, Sendable {
     /// A scan matched one of the user's enrolled prints.

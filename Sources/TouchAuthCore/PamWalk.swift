@@ -51,7 +51,7 @@ extension PamLine {
     }
 
     /// `auth optional pam_touchauth.so authsucc`: notes a typed password, recorded if the whole
-    /// stack succeeds (DESIGN.md §2). The word may stand anywhere among the arguments.
+    /// stack succeeds (docs/POLICY.md#lockout). The word may stand anywhere among the arguments.
     public var isRecorder: Bool { moduleName == "pam_touchauth" && args.contains("authsucc") }
 
     /// The values the walk tries for this line.
@@ -205,7 +205,7 @@ extension PamStack {
     }
 }
 
-/// doctor's judgement of one service under the module's rule (DESIGN.md §2): the authsucc line
+/// doctor's judgement of one service under the module's rule (docs/POLICY.md#lockout): the authsucc line
 /// notes a typed password when our finger line did not match, and the password is recorded
 /// only when the whole pam_authenticate then succeeds. So a failed stack records nothing,
 /// wherever the line stands; what the module cannot tell is a stack that succeeds through a

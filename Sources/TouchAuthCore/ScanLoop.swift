@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 /// The scan loop, as a pure state machine: which print each scan is compared with, when a strike
 /// is charged (on disk before the scan that could earn it) and settled (the rules: Strikes.swift),
-/// what the user is told, what is logged, and how the loop ends (DESIGN.md §1, §2). No I/O: a driver performs each
+/// what the user is told, what is logged, and how the loop ends (docs/POLICY.md#outcomes, docs/POLICY.md#lockout). No I/O: a driver performs each
 /// step's lines and action and reports what came of the action as the next event. `pam-verify`
 /// drives a prompt, `verify` and `enable` a check; both with `run`.
 ///

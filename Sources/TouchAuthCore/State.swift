@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: Apache-2.0
-/// One user's persistent fingerprint state (DESIGN.md §2, §3): consecutive strikes, the lockout,
+/// One user's persistent fingerprint state (docs/POLICY.md#lockout, docs/POLICY.md#presence): consecutive strikes, the lockout,
 /// and what the trust rules need to know about the last password authentication. The rules that
 /// change strikes and lockout: Strikes.swift; the file: StateStore.
 public struct UserState: Equatable, Sendable {

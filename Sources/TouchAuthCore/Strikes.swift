@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: Apache-2.0
-/// The strike rules (DESIGN.md §2), pure: a strike is charged before every scan, and the scan's
+/// The strike rules (docs/POLICY.md#lockout), pure: a strike is charged before every scan, and the scan's
 /// verdict settles it (a match starts over, a wrong finger keeps it and locks at the threshold, no
 /// verdict refunds it); only a match or the password clears. StrikeStore (TouchAuthPlatform) makes
 /// each change durable; ScanLoop says when each comes.

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
 /// Whether this attempt may use the fingerprint at all, before the sensor is opened: the
-/// lockout, then Apple's trust rules (DESIGN.md §2, §3). Pure: the clock, the boot id, the
+/// lockout, then Apple's trust rules (docs/POLICY.md#lockout, docs/POLICY.md#presence). Pure: the clock, the boot id, the
 /// prints and the account's password are inputs.
 public struct TrustPolicy: Sendable {
     public var lockoutThreshold: Int

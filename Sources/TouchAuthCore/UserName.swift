@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
 /// A user name as PAM hands it over, checked before it goes anywhere near a path
-/// (DESIGN.md §5.2). That the account exists is the caller's check (it needs I/O).
+/// (SECURITY.md#user-names). That the account exists is the caller's check (it needs I/O).
 public struct UserName: Equatable, Sendable, CustomStringConvertible {
     public let value: String
     public var description: String { value }

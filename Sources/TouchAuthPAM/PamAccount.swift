@@ -4,7 +4,7 @@ import TouchAuthCore
 import TouchAuthPlatform
 
 /// `touchauth pam-account`: run by the module's `authsucc` line, which only a succeeded password
-/// reaches, unless the fingerprint itself succeeded in this PAM transaction (DESIGN.md §2). As
+/// reaches, unless the fingerprint itself succeeded in this PAM transaction (docs/POLICY.md#lockout). As
 /// after a passcode on iOS: the strikes and the lockout are cleared, and the trust rules count
 /// from now. Same request and reply as pam-verify (docs/PROTOCOL.md); the outcome is `success`
 /// when the state was written.

@@ -2,7 +2,7 @@
 import CConfig
 import Glibc
 
-/// The caller's environment, which configures nothing (DESIGN.md §5): emptied at start-up.
+/// The caller's environment, which configures nothing (SECURITY.md#guarantees): emptied at start-up.
 package enum Environment {
     /// The locale variables (for gettext) are the only ones kept, with the module's own filter
     /// (pam/contract.h: `ta_locale_variable`, `ta_locale_value_ok`); everything else, above all

@@ -3,7 +3,7 @@ import Glibc
 import TouchAuthCore
 
 /// Files that configure or store authentication data, checked for ownership and links
-/// (DESIGN.md §5.3), written atomically; and whole reads and writes of a file descriptor.
+/// (SECURITY.md#root-owned-files), written atomically; and whole reads and writes of a file descriptor.
 package enum Files {
     /// Why a file or directory that configures or stores authentication data may not be
     /// trusted: not root's, or writable by group or others. Nil when it is fine.

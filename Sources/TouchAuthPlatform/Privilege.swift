@@ -3,7 +3,7 @@ import CConfig
 import Glibc
 import TouchAuthCore
 
-/// Who started the helper, and what that caller may ask (DESIGN.md §5.4).
+/// Who started the helper, and what that caller may ask (SECURITY.md#restricted-mode).
 ///
 /// The module runs the helper with real uid 0 whenever it can (sudo, su, login, GDM: it calls
 /// `setuid(0)` before `execve`, as pam_unix does for `unix_chkpwd`). A screen locker runs PAM as

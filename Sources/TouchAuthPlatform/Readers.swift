@@ -3,7 +3,7 @@ import Fingerprint
 import Glibc
 import TouchAuthCore
 
-/// The readers at hand (DESIGN.md §3.4): which of the connected readers a prompt arms. Every
+/// The readers at hand (docs/POLICY.md#the-lid-and-the-readers-at-hand): which of the connected readers a prompt arms. Every
 /// reader that has the user's prints, except, while a laptop lid is closed, those inside it: a
 /// reader counts as outside the lid only on a USB port sysfs calls removable.
 package enum Readers {

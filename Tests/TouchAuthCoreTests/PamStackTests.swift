@@ -102,7 +102,7 @@ private func line(_ file: String, _ number: Int, _ files: [String: String]) -> P
 }
 
 /// doctor's model: stacks parsed as libpam parses them, every way through them walked as
-/// libpam's dispatch runs them, and the findings under the authsucc rule (DESIGN.md §2).
+/// libpam's dispatch runs them, and the findings under the authsucc rule (docs/POLICY.md#lockout).
 @Suite struct PamReviewTests {
     @Test func debianWithBothProfiles() {
         let files = ["sudo": "@include common-auth\n@include common-account\n", "common-account": "account required pam_unix.so\n",

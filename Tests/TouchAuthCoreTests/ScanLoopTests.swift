@@ -4,7 +4,7 @@ import Testing
 
 /// The scan loop of `pam-verify` (a prompt: strikes, tries, lockout) and of `verify`/`enable`
 /// (a check: no strikes), step by step: what is charged, scanned, settled, shown and logged,
-/// and how each sequence ends (DESIGN.md §1, §2).
+/// and how each sequence ends (docs/POLICY.md#outcomes, docs/POLICY.md#lockout).
 @Suite struct ScanLoopTests {
     typealias Step = ScanLoop.Step
 

@@ -3,7 +3,7 @@ import Glibc
 import Testing
 @testable import TouchAuthPlatform
 
-/// The lid (Readers.lidClosed, DESIGN.md §3.4): any `<lid_dir>/*/state` saying closed closes it;
+/// The lid (Readers.lidClosed, docs/POLICY.md#the-lid-and-the-readers-at-hand): any `<lid_dir>/*/state` saying closed closes it;
 /// no directory, no lid.
 @Suite struct ReadersTests {
     /// A lid tree in a fresh temp dir: one `<name>/state` per entry.
