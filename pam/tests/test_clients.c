@@ -37,14 +37,14 @@ static void expect(const char *what, int refused, const char *const *names)
 static void check_needs_terminal(void)
 {
 	static const char *const needs[] = { "sudo", "sudo-i", "sudoedit" };
-	static const char *const not [] = { "su",	"su-l",	   "doas",   "login",
-					    "polkit-1", "lightdm", "pseudo", "" };
+	static const char *const others[] = { "su",	  "su-l",    "doas",   "login",
+					      "polkit-1", "lightdm", "pseudo", "" };
 	int bad = 0;
 
 	for (size_t i = 0; i < sizeof(needs) / sizeof(needs[0]); i++)
 		bad += !client_needs_terminal(needs[i]);
-	for (size_t i = 0; i < sizeof(not ) / sizeof(not [0]); i++)
-		bad += client_needs_terminal(not [i]);
+	for (size_t i = 0; i < sizeof(others) / sizeof(others[0]); i++)
+		bad += client_needs_terminal(others[i]);
 	if (bad == 0) {
 		passed++;
 		printf("ok   - sudo's services need a terminal, no other client does\n");
