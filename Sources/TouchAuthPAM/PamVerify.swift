@@ -61,6 +61,9 @@ package enum PamVerify {
         Termination.install()
         Sensor.configure(config)
         let context = Context()
+        // Never released: its teardown joins GLib's and libusb's threads, which would stand
+        // between the verdict's write and the `result` line; the exit ends them.
+        _ = Unmanaged.passRetained(context)
         // Every reader that has prints of this user, but those inside a closed lid (Readers).
         let store = PrintStore(root: config.printDir)
         let readers: [Readers.Reader]
