@@ -39,6 +39,14 @@
 #define TA_LOCALE_VALUE_MAX   64
 #define TA_LOCALE_VALUE_CHARS "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_.@:-"
 
+/*
+ * The lockout's line (the gettext msgid): the helper says it when it refuses a
+ * locked user (Message.swift), the module when the lockout's marker lets it
+ * refuse without the helper (lockout.c).  po/extract.py reads it here.
+ */
+#define TA_LOCKOUT_MESSAGE                                                                         \
+	"Too many failed attempts. Enter your password to use your fingerprint again."
+
 /* The i-th locale variable's name, NULL past the last. */
 static inline const char *ta_locale_variable(unsigned int i)
 {

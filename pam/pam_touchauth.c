@@ -28,6 +28,7 @@
 #include "approval.h"
 #include "clients.h"
 #include "helper.h"
+#include "lockout.h"
 #include "options.h"
 #include "presence.h"
 #include "protocol.h"
@@ -454,6 +455,18 @@ PAM_EXTERN int pam_sm_authenticate(pam_handle_t *pamh, int flags, int argc, cons
 		goto out;
 	}
 
+	/* A lockout the helper marked (lockout.h): refused as the helper would, without it. */
+	v = (struct verdict){ .outcome = TA_BIOMETRY_LOCKOUT,
+			      .strikes = lockout_marked(&opts, uid) };
+	if (v.strikes >= 0) {
+		terminal_close(&term);
+		lockout_tell(pamh);
+		if (opts.debug)
+			pam_syslog(pamh, LOG_DEBUG,
+				   "locked out (the helper's marker): no helper started");
+		goto audit;
+	}
+
 	call = (struct helper_call){ .mode = HELPER_VERIFY,
 				     .opts = &opts,
 				     .user = user,
@@ -468,6 +481,7 @@ PAM_EXTERN int pam_sm_authenticate(pam_handle_t *pamh, int flags, int argc, cons
 	if (v.outcome == TA_SUCCESS)
 		(void)pam_set_data(pamh, AUTH_RAN_KEY, (void *)AUTH_MATCHED, NULL);
 
+audit:
 	info = &ta_outcomes[v.outcome];
 	/* The audit line (LOG_AUTHPRIV): who, where, what, and the strikes in a row. */
 	snprintf(strikes_text, sizeof(strikes_text), "%d", v.strikes);

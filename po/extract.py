@@ -9,7 +9,8 @@ Gettext.swift), and turns each into a msgid by the rule of
 LocalizedText.swift: every interpolation \\(...) becomes %s, or %1$s, %2$s, ... when the literal
 has several; a literal % becomes %%. It adds the values the table interpolates that have a
 translation of their own: the finger names of Finger.swift as spoken ("left index finger") and
-the default fallback_title of the key table (CONFIG_KEYS in pam/config.h, which both binaries build). Literals
+the default fallback_title of the key table (CONFIG_KEYS in pam/config.h, which both binaries build),
+and the lines the module says itself (`TA_*_MESSAGE` in pam/contract.h, named by the table). Literals
 in comments are skipped.
 """
 import os
@@ -20,6 +21,7 @@ ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 MESSAGES = "Sources/TouchAuthCore/Message.swift"
 FINGERS = "Sources/TouchAuthCore/Finger.swift"
 CONFIG = "pam/config.h"
+CONTRACT = "pam/contract.h"
 ESCAPES = {"n": "\n", "t": "\t", "r": "\r", "0": "\0", "\\": "\\", '"': '"', "'": "'"}
 
 
@@ -142,7 +144,11 @@ def read(path):
 def entries():
     """(msgid, source file) in order of appearance, without duplicates."""
     seen = {}
-    for pieces in literals(read(MESSAGES)):
+    # A line both binaries say (the lockout's) is a macro of pam/contract.h, which the table
+    # names: read in its place, so the catalog keeps the table's order.
+    macros = dict(re.findall(r'#define (TA_\w+_MESSAGE)\s*\\?\s*("(?:[^"\\\n]|\\.)*")', read(CONTRACT)))
+    table = re.sub(r"\bTA_\w+_MESSAGE\b", lambda m: macros[m.group(0)], read(MESSAGES))
+    for pieces in literals(table):
         text = msgid(pieces)
         if text.strip():
             seen.setdefault(text, MESSAGES)

@@ -49,7 +49,7 @@ fi
 if ! readelf -nW "$HELPER_BIN" | grep -q 'Build ID'; then
     echo "build.sh: $HELPER_BIN has no build ID" >&2; exit 1
 fi
-make -s -C pam HELPER_PATH="${HELPER_PATH:-/usr/libexec/touchauth/touchauth}" all
+make -s -C pam HELPER_PATH="${HELPER_PATH:-/usr/libexec/touchauth/touchauth}" ${LOCALEDIR:+LOCALEDIR="$LOCALEDIR"} all
 make -s -C man all
 make -s -C po all
 echo "built: $HELPER_BIN $MODULE_SO"

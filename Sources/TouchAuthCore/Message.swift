@@ -1,4 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
+internal import CConfig
+
 /// Every sentence a user sees from the helper, in one table (as fprintd's
 /// fingerprint-strings.h). Kept short: one line each. Localization (gettext) hooks in here.
 public enum Message: Equatable, Sendable {
@@ -65,7 +67,8 @@ public enum Message: Equatable, Sendable {
         case .sensorFailed: "The fingerprint reader is not available"
         case .noSensor: "No fingerprint reader found"
         case .notEnrolled: "No fingerprint enrolled"
-        case .refused(.lockedOut): "Too many failed attempts. Enter your password to use your fingerprint again."
+        // The module says it too, when it refuses a locked user itself (pam/lockout.c).
+        case .refused(.lockedOut): LocalizedText(stringLiteral: TA_LOCKOUT_MESSAGE)
         case .refused(.passwordNotSet): "Set a password for this account to use your fingerprint."
         case .refused(.afterBoot): "Your password is required after a restart."
         case .refused(.maxAge(let hours)): "Your password is required when it has not been used for \(hours) hours."

@@ -141,6 +141,10 @@ struct Evaluation {
                 } catch {
                     Syslog.log(LOG_ERR, "\(user): cannot record the lockout: \(error)")
                 }
+            } else if reason == .lockedOut {
+                // A lockout the module did not see (no marker: a state written by hand or before
+                // the marker existed; or a screen locker's module, which cannot look): marked now.
+                strikes.refreshLockoutMarker()
             }
             return outcome
         case .scan(let expiredLockout):

@@ -90,7 +90,48 @@ package struct StateStore {
         } catch {
             throw .unsafe(error.description)
         }
+        markLockout(uid, state)
         return state
+    }
+
+    /// Rewrites the lockout's marker from the state on disk, under the lock: for a locked state
+    /// that has none (written before this release, or by hand), so the next prompt is the
+    /// module's to refuse. Best effort, as the marker is.
+    package func refreshLockoutMarker(_ uid: uid_t) {
+        let lock = open("\(path(uid)).lock", O_RDWR | O_NOFOLLOW | O_CLOEXEC)
+        guard lock >= 0 else { return }
+        defer { close(lock) }
+        guard retryingEINTR({ flock(lock, LOCK_EX) }) == 0, let state = try? load(uid) else { return }
+        markLockout(uid, state)
+    }
+}
+
+extension StateStore {
+    /// The lockout as the module sees it without starting the helper (pam/lockout.c,
+    /// docs/POLICY.md#the-state-store): `<uid>.locked`, one line that names the state file that
+    /// locked by its inode and ctime (which only the kernel sets) and gives its `locked_at` and strikes (for the audit line):
+    /// `<ino> <ctime s> <ctime ns> <locked_at> <strikes>`. Any later change of the state file is a new inode
+    /// (writeAtomically), so a marker left behind (a crash, a state file removed by hand) names a
+    /// file that is gone, and the helper decides. It can only refuse: no marker, or one that does
+    /// not match, and the helper reads the state as always.
+    func lockoutMarker(_ uid: uid_t) -> String { "\(directory)/\(uid).locked" }
+
+    /// After a write, under the lock: a marker for a locked state, none for any other. Best
+    /// effort: without it the helper decides, as before.
+    private func markLockout(_ uid: uid_t, _ state: UserState) {
+        let marker = lockoutMarker(uid)
+        var st = stat()
+        guard let lockedAt = state.lockedAt, lstat(path(uid), &st) == 0 else {
+            unlink(marker)
+            return
+        }
+        let line = "\(st.st_ino) \(st.st_ctim.tv_sec) \(st.st_ctim.tv_nsec) \(lockedAt) \(state.strikes)\n"
+        do {
+            try Files.writeAtomically(Array(line.utf8), to: marker, temporary: "\(marker).tmp", mode: 0o600, durable: false)
+        } catch {
+            unlink(marker)
+            Syslog.log(LOG_WARNING, "cannot mark the lockout of uid \(uid): \(error)")
+        }
     }
 }
 

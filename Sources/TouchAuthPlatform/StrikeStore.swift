@@ -49,6 +49,10 @@ package struct StrikeStore {
         try states.update(uid) { $0.lockIfDue(threshold: threshold, now: SystemFacts.now()) }
     }
 
+    /// A locked user was refused: the module's marker of the lockout, rewritten from the state
+    /// (StateStore.lockoutMarker), so the next prompt is refused without the helper.
+    package func refreshLockoutMarker() { states.refreshLockoutMarker(uid) }
+
     /// Ends a lockout whose `unlock_time` is over.
     package func endLockout() throws(StateStore.Problem) -> UserState {
         try states.update(uid) { $0.unlock() }

@@ -159,6 +159,14 @@ exercise() {  # exercise LABEL
     check "$label: zh_CN wrong finger -> '无法识别，请再试一次'" test "$(count_of "无法识别，请再试一次")" -eq 2
     realpam "LANG=C.UTF-8" "" "SCAN e2e-finger"
     check "$label: (control) LANG=C.UTF-8 -> English" has "Place your finger on the fingerprint reader"
+    # Locked, the module refuses by itself (pam/lockout.c), in the user's language too.
+    realpam "LANG=C.UTF-8" "wrong-$TPASS" "SCAN stranger" "SCAN stranger" "SCAN stranger"
+    realpam "LANG=C.UTF-8" "wrong-$TPASS" "SCAN stranger" "SCAN stranger"
+    check "$label: five wrong in a row -> locked, and marked for the module" test -f "/var/lib/touchauth/$(id -u "$TUSER").locked"
+    realpam "LANG=zh_CN.UTF-8" "$TPASS"
+    check "$label: locked, LANG=zh_CN.UTF-8 -> the module's lockout line in Simplified Chinese" has "尝试次数过多。请输入密码以重新启用指纹。"
+    check "$label: ...then the password authenticates" succeeded
+    check "$label: ...and lifts the lockout (the marker is gone)" test ! -e "/var/lib/touchauth/$(id -u "$TUSER").locked"
 
     for page in "touchauth" "8 pam_touchauth" "5 touchauth.conf"; do
         OUT=$(man -w $page 2>&1)

@@ -302,6 +302,59 @@ pam unlock-time "$TUSER" "" "SCAN tu-ri"
 check "locked 61 s ago -> the finger works" succeeded
 check "...and the lockout is cleared on disk" test "$(field locked_at)" = "-"
 
+echo "# a locked user refused by the module itself, from the helper's marker (no helper started)"
+# <uid>.locked: "<inode> <ctime s> <ctime ns> <locked_at> <strikes>" of the state file that locked
+# (StateStore.lockoutMarker, pam/lockout.c). A helper that says it ran stands in for the real one.
+HELPER_RAN="$T/helper-ran"
+printf '#!/bin/sh\ntouch %s\necho "touchauth 1"\necho "result success"\n' "$HELPER_RAN" > "$T/ran-helper"
+chmod 0755 "$T/ran-helper"
+service by-marker "auth required $MODULE config=$T/touchauth.conf helper=$T/ran-helper debug"
+service by-marker-unlock-time "auth required $MODULE config=$T/unlock-time.conf helper=$T/ran-helper debug"
+MARK="$STATE/$TUID.locked"
+marker_names_state() {
+    OUT="marker: $(cat "$MARK" 2>&1); state: $(stat -c '%i %.9Z' "$STATE/$TUID" 2>&1)"
+    local ino sec nsec
+    read -r ino sec nsec _ < "$MARK" || return 1
+    [ "$ino $sec.$(printf %09d "$nsec")" = "$(stat -c '%i %.9Z' "$STATE/$TUID")" ]
+}
+reset_state 3 -
+START=$(date +%s)
+pam solo "$TUSER" "" "SCAN x" "SCAN x"
+check "two more wrong lock (the helper) -> the marker names the state file: inode, ctime" marker_names_state
+check "...and gives locked_at and the strikes" eval '[ "$(cut -d" " -f4 "$MARK")" = "$(field locked_at)" ] && [ "$(cut -d" " -f5 "$MARK")" = 5 ]'
+check "...root 0600" test "$(stat -c %U:%a "$MARK")" = root:600
+rm -f "$HELPER_RAN"
+PAM_RUNNER="env PAM_WRAPPER_DEBUGLEVEL=2" pam by-marker "$TUSER" ""
+check "locked -> the module refuses: the lockout message" has "Too many failed attempts. Enter your password to use your fingerprint again."
+check "...PAM_AUTHINFO_UNAVAIL" has "$MSG_UNAVAIL"
+check "...no helper started" test ! -e "$HELPER_RAN"
+check "...the audit line as the helper's: biometryLockout, strikes 5" has "SYSLOG(6): user $TUSER, service by-marker: biometryLockout, strikes 5"
+cp -p "$MARK" "$T/marker.saved"
+password_and_account
+check "the password unlocks -> the marker is gone" test ! -e "$MARK"
+cp -p "$T/marker.saved" "$MARK"
+pam solo "$TUSER" "" "SCAN tu-ri"
+check "a marker left behind (its state file replaced since) -> the helper decides: the finger works" succeeded
+reset_state 3 -
+pam solo "$TUSER" "" "SCAN x" "SCAN x"
+check "locked again (marked)" marker_names_state
+sleep 0.1  # a new tick of the clock that stamps ctime
+set_state 0 - "$(field password_at)" "$(field password_boot_id)" "$(field prints_hash)"
+pam solo "$TUSER" "" "SCAN tu-ri"
+check "the state file rewritten in place (same inode, new ctime) -> the marker no longer counts: the finger works" succeeded
+NOW=$(date +%s)
+set_state 5 $((NOW - 30)) "$(field password_at)" "$(field password_boot_id)" "$(field prints_hash)"
+pam solo "$TUSER" "" "SCAN tu-ri"
+check "a lockout written by hand (no marker) -> the helper refuses and marks it" \
+    eval 'has "Too many failed attempts" && marker_names_state'
+rm -f "$HELPER_RAN"
+pam by-marker-unlock-time "$TUSER" ""
+check "locked 30 s ago, unlock_time=60 -> the module refuses, no helper started" \
+    eval 'has "Too many failed attempts" && test ! -e "$HELPER_RAN"'
+sed -i "s/^\([0-9]* [0-9]* [0-9]*\) [0-9]* /\1 $((NOW - 61)) /" "$MARK"
+pam by-marker-unlock-time "$TUSER" ""
+check "the marker's locked_at 61 s ago, unlock_time=60 -> the module leaves it to the helper" test -e "$HELPER_RAN"
+
 echo "# 20 prompts at once, 10 wrong fingers each: no strike lost"
 set_state 0 - - - -
 for i in $(seq 20); do
