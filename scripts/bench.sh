@@ -136,6 +136,9 @@ service permit "auth required pam_permit.so"
 service skip "auth [success=done default=ignore] $M $ARGS" "auth required pam_permit.so"
 # The floor of any skip: one more module that does nothing but be loaded and called.
 service floor "auth [success=done default=ignore] pam_deny.so" "auth required pam_permit.so"
+# The floor of a refusal that must say why (the lockout): a module that says one line.
+service say "auth optional pam_echo.so Too many failed attempts. Enter your password to use your fingerprint again." \
+    "auth required pam_permit.so"
 service solo "auth required $M $ARGS"
 service fake "auth required $M config=$T/touchauth.conf helper=$T/fakehelper"
 service unix "auth required pam_unix.so nodelay"
@@ -194,6 +197,7 @@ case_c_armed()       { "$R" "$@" "${FPENV[@]}" "${ARMED[@]/successfully authenti
 case_h_armed()       { "$R" "$@" -i "$T/request" "${ARMED[@]/successfully authenticated/result success}" -a "info " -- "$H" pam-verify; }
 case_unix()          { echo "$PASS" > "$T/pass"; "$R" "$@" -i "$T/pass" "${PW[@]}" -E "$(svcdir unix)" -- pamtester "${SEEN[@]}" unix $U authenticate; }
 case_locked()        { "$R" "$@" "${PW[@]}" -E "$(svcdir lock-skip)" -- pamtester "${SEEN[@]}" lock-skip $LK authenticate; }
+case_say()           { "$R" "$@" "${PW[@]}" -E "$(svcdir say)" -- pamtester "${SEEN[@]}" say $LK authenticate; }
 case_disabled()      { "$R" "$@" "${PW[@]}" -E "$(svcdir skip)" -- pamtester "${SEEN[@]}" skip $DIS authenticate; }
 
 # --- checks before timing: each stack does what its row claims -------------------------------
@@ -273,7 +277,7 @@ fi
 # --- timing --------------------------------------------------------------------------------
 CASES=(true permit permit_remote floor skip_np skip_remote match c_base helper fake unix)
 ARMED_CASES=(armed c_armed h_armed)
-[ "$LOCKED_ROW" = yes ] && CASES+=(locked)
+[ "$LOCKED_ROW" = yes ] && CASES+=(locked say)
 [ "$DISABLED_ROW" = yes ] && CASES+=(disabled)
 [ "$FPRINTD_MSG" = ok ] && CASES+=(fp_np) && ARMED_CASES+=(fp_armed)
 FAILED_CASES=()
@@ -335,7 +339,8 @@ row "  floor: pam_deny (loaded, does nothing) + pam_permit" floor t ms "pam_perm
 sec "2. disabled / locked user (touchauth + pam_permit)"
 if [ "$DISABLED_ROW" = yes ]; then row "disabled user" disabled t ms "pam_permit alone" permit t - 1.05
 else text NA "disabled user" "$DISABLED_ROW"; fi
-if [ "$LOCKED_ROW" = yes ]; then row "locked user (state read)" locked t ms "pam_permit alone" permit t - -
+if [ "$LOCKED_ROW" = yes ]; then row "locked user (the module reads the marker, says the line)" locked t ms "its floor: pam_echo (one line)" say t - 1.05
+    row "  floor: pam_echo (says one line) + pam_permit" say t ms "pam_permit alone" permit t - -
 else text NA "locked user" "$LOCKED_ROW"; fi
 sec "3. match, SCAN queued: pamtester start -> exit (PAM_SUCCESS)"
 row "touchauth (pamtester, shim, helper)" match t ms "C open+verify" c_base t 8 2

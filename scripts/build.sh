@@ -28,15 +28,21 @@ ln -sfn "$CXX_ARCHIVE" "$STATIC_CXX/libstdc++.a"
 # -z relro -z now (full RELRO, as the module has): every dynamic symbol bound at start-up, the
 # GOT then read-only, for a helper that may be installed setuid. Debian 13's ld.bfd (2.44)
 # writes no PT_GNU_RELRO for this link even when asked (the Swift metadata sections end up in
-# the writable segment); the lld that Debian's swiftlang ships does, so that toolchain links
-# with it. Checked below either way. With the Swift stdlib static only libc,
+# the writable segment); lld does, and both toolchains link with it (below). Checked below. With the Swift stdlib static only libc,
 # GLib and libfprint are bound (bench.sh's figures stay within noise; lintian's
 # hardening-no-bindnow goes).
 # A build ID (SHA-1, as gcc's link has by default): dh_strip files the debug info under it in
 # the -dbgsym package. The lld link has none unless asked (the helper's debug info was missing
 # from the Debian 13 -dbgsym); checked below.
-LINKER=(-Xlinker --build-id=sha1)
-if is_debian_swift "$SWIFT"; then LINKER+=(-Xswiftc -use-ld=lld); fi
+# lld, with both toolchains (swift.org's ships it too): the functions a prompt runs come first
+# in .text, in the order of bench/hot-symbols.txt (bench/hot-symbols.sh writes it), so a prompt
+# maps a few 64 KB windows of code, not most of the binary; and -z pack-relative-relocs (DT_RELR,
+# glibc 2.36) turns 477 KB of relative relocations into 4 KB. Peak RSS 12.9 -> 10.8 MB
+# (bench/README.md, "Code layout"). A name the list has and the binary lacks is skipped.
+LINKER=(-Xlinker --build-id=sha1 -Xswiftc -use-ld=lld -Xlinker -z -Xlinker pack-relative-relocs)
+if [ -f "$ROOT/bench/hot-symbols.txt" ]; then
+    LINKER+=(-Xlinker "--symbol-ordering-file=$ROOT/bench/hot-symbols.txt" -Xlinker --no-warn-symbol-ordering)
+fi
 "$SWIFT" build -c release --static-swift-stdlib --disable-local-rpath "${LINKER[@]}" \
     -Xswiftc -L"$STATIC_CXX" -Xswiftc -Xclang-linker -Xswiftc -static-libgcc -Xlinker -z -Xlinker relro -Xlinker -z -Xlinker now \
     ${LOCALEDIR:+-Xcc "-DTOUCHAUTH_LOCALEDIR=\"$LOCALEDIR\""}
