@@ -5,7 +5,7 @@
  * posix_spawn and wait4 (and, for the sensor modes, the socket handshake
  * described below, whose cost it reports separately).
  *
- *   runner -n RUNS [-w WARMUP] [-i STDIN] [-x STATUS] [-C] [-E VAR=VAL]...
+ *   runner -n RUNS [-w WARMUP] [-i STDIN] [-x STATUS] [-C] [-E VAR=VAL]... [-e FILE]
  *          [-s SOCKET -c COMMAND] [-a ARMED_TEXT -d DELAY_MS -o DONE_TEXT] -- PROGRAM ARG...
  *
  * Modes:
@@ -27,6 +27,9 @@
  *                    prompt = spawn -> ARMED_TEXT read; t = spawn -> exit
  *                    (includes the delay).
  * -C: the child gets only the -E variables (else the runner's environment plus them).
+ * -e FILE: the child's stderr is appended to FILE (not in the armed mode), and each run's line
+ *   also has start= and end=, spawn and exit on CLOCK_MONOTONIC in microseconds: for
+ *   bench/phases.sh, whose instrumented helper writes its own marks on that clock to stderr.
  * Each run must exit with STATUS (default 0), or the runner stops with status 1.
  * Output: one line per measured run, "key=value" words, times in microseconds,
  * rss = the child's ru_maxrss from wait4 (KiB; Linux reports the maximum over
@@ -57,7 +60,7 @@
 extern char **environ;
 
 static int runs = 10, warmup = 2, expect = 0, delay_ms = 20;
-static const char *stdin_path = "/dev/null", *sock_path, *command, *armed_text, *done_text;
+static const char *stdin_path = "/dev/null", *stderr_path = "/dev/null", *sock_path, *command, *armed_text, *done_text;
 static char **child_env;
 
 static void die(const char *what)
@@ -106,7 +109,7 @@ static int send_command(long long deadline)
 }
 
 struct result {
-	long long t, sock, react, ack, prompt, scan_done, scan_exit;
+	long long t, sock, react, ack, prompt, scan_done, scan_exit, start, end;
 	long rss;
 };
 
@@ -159,7 +162,7 @@ static int run_once(char **argv, struct result *r)
 		posix_spawn_file_actions_addclose(&fa, slave);
 	} else {
 		posix_spawn_file_actions_addopen(&fa, 1, "/dev/null", O_WRONLY, 0);
-		posix_spawn_file_actions_addopen(&fa, 2, "/dev/null", O_WRONLY, 0);
+		posix_spawn_file_actions_addopen(&fa, 2, stderr_path, O_WRONLY | O_CREAT | O_APPEND, 0600);
 	}
 
 	t0 = now_us();
@@ -266,7 +269,9 @@ static int run_once(char **argv, struct result *r)
 			break;
 		}
 	}
-	r->t = now_us() - t0;
+	r->end = now_us();
+	r->start = t0;
+	r->t = r->end - t0;
 	if (t_scan)
 		r->scan_exit = now_us() - t_scan;
 	r->rss = ru.ru_maxrss;
@@ -308,11 +313,12 @@ int main(int argc, char **argv)
 	char *extra[64];
 	int nextra = 0, opt, n = 0, clear_env = 0;
 
-	while ((opt = getopt(argc, argv, "+n:w:i:x:CE:s:c:a:d:o:")) != -1) {
+	while ((opt = getopt(argc, argv, "+n:w:i:x:CE:e:s:c:a:d:o:")) != -1) {
 		switch (opt) {
 		case 'n': runs = atoi(optarg); break;
 		case 'w': warmup = atoi(optarg); break;
 		case 'i': stdin_path = optarg; break;
+		case 'e': stderr_path = optarg; break;
 		case 'x': expect = atoi(optarg); break;
 		case 'C': clear_env = 1; break;
 		case 'E':
@@ -357,6 +363,8 @@ int main(int argc, char **argv)
 		if (i < warmup)
 			continue;
 		printf("t=%lld rss=%ld", r.t, r.rss);
+		if (strcmp(stderr_path, "/dev/null") != 0)
+			printf(" start=%lld end=%lld", r.start, r.end);
 		if (r.sock >= 0)
 			printf(" sock=%lld react=%lld ack=%lld", r.sock, r.react, r.ack);
 		if (r.scan_done >= 0)
