@@ -2,7 +2,7 @@
 # SPDX-License-Identifier: Apache-2.0
 # Where one matching pam-verify spends its time, phase by phase, without strace's inflation.
 #   bench/phases.sh [--runs N]
-# As root, from the checkout, after scripts/bench.sh has installed what it needs. Builds a copy
+# As root, from the checkout; installs what it needs with apt-get, as bench.sh does. Builds a copy
 # of HEAD with bench/phase-marks.patch applied (each phase writes "M <microseconds> <name>" on
 # CLOCK_MONOTONIC to stderr) in a temp git worktree, never in this tree, and runs it the way
 # bench.sh times "helper alone": the shim's request on stdin, SCAN queued on the virtual sensor
@@ -23,6 +23,7 @@ while [ $# -gt 0 ]; do
     shift
 done
 [ "$(id -u)" -eq 0 ] || { echo "phases.sh: run as root (it makes a test user)" >&2; exit 1; }
+ensure_packages $BUILD_PACKAGES python3 binutils
 T=$(mktemp -d /tmp/touchauth-phases.XXXXXX)
 chmod 0700 "$T"
 MADE_USER=""
