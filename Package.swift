@@ -8,7 +8,8 @@
 //   print stores, syslog, gettext, accounts, privilege, loading the config, the sensor choice);
 // - TouchAuthPAM: the helper's side of the module (`pam-verify`, `pam-account`);
 // - TouchAuthCommands: the command line (its table, typed options, one file per command);
-// - touchauth: the two-line main. Under the core, the module's own config parser in C.
+// - touchauth: the two-line main. Under the core, the module's own config parser in C; beside
+//   main, CArgv (argv for the stdlib without the runtime's start-up scan).
 import PackageDescription
 
 let package = Package(
@@ -45,7 +46,10 @@ let package = Package(
         .target(
             name: "TouchAuthCommands",
             dependencies: ["TouchAuthCore", "TouchAuthPlatform", "TouchAuthPAM", "Fingerprint"]),
-        .executableTarget(name: "touchauth", dependencies: ["TouchAuthCommands"]),
+        // CommandLine.arguments' argv from glibc's .init_array call instead of the Swift
+        // runtime's /proc/self/maps scan at every start (Sources/CArgv/argv.c).
+        .target(name: "CArgv"),
+        .executableTarget(name: "touchauth", dependencies: ["TouchAuthCommands", "CArgv"]),
         .testTarget(name: "TouchAuthCoreTests", dependencies: ["TouchAuthCore"]),
         .testTarget(name: "TouchAuthPlatformTests", dependencies: ["TouchAuthPlatform"]),
         .testTarget(name: "TouchAuthCommandsTests", dependencies: ["TouchAuthCommands", "TouchAuthPlatform"]),
