@@ -11,7 +11,6 @@ package import CConfig
 /// duplicate keys wins; unknown keys are reported and skipped; a line over 1023 bytes, a control
 /// byte, a line without `=` or a key outside `[a-z_]` is an error naming the line; a bad value
 /// is an error naming the key.
-@dynamicMemberLookup
 public struct Config: Equatable, Sendable {
     /// The struct, on the heap and copied on write: held as a Swift value, its 4 KiB strings
     /// (tuples of 4096 CChars) make the optimizer crawl.
@@ -20,13 +19,12 @@ public struct Config: Equatable, Sendable {
     /// The defaults of the key table (`config_defaults`).
     public init() {}
 
-    /// Every key's value, `config.maxTries`, typed by its declaration in `Keys`: read and written
+    /// The key `name`'s value, typed by its property (ConfigKeys.swift): read and written
     /// through the key table (`config_number`, `config_text`, `config_set`), so a value set here
     /// obeys the table as a parsed one does.
-    public subscript<Value: ConfigValue>(dynamicMember key: KeyPath<Keys, Key<Value>>) -> Value {
-        get { Value.value(in: self, at: Keys()[keyPath: key].name) }
+    subscript<Value: ConfigValue>(key name: String) -> Value {
+        get { Value.value(in: self, at: name) }
         set {
-            let name = Keys()[keyPath: key].name
             let status = withValues { config_set($0, name, newValue.configText) }
             precondition(status == 0, "\(name) = \(newValue): outside the key table's bounds")
         }

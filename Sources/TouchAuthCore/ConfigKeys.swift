@@ -1,40 +1,91 @@
 // SPDX-License-Identifier: Apache-2.0
 extension Config {
-    /// The key table's rows (`CONFIG_KEYS`, pam/config.h) as Swift sees them: a name and a type
-    /// each, read as `config.maxTries` through `Config`'s one accessor.
-    public struct Keys: Sendable {
-        public let maxTries = Key<Int>("max_tries")
-        public let timeout = Key<Int>("timeout")
-        public let reason = Key<String>("reason")
-        public let fallbackTitle = Key<String>("fallback_title")
-        public let printDir = Key<String>("print_dir")
-        public let helper = Key<String>("helper")
-        public let debug = Key<Bool>("debug")
-        public let virtualDevice = Key<String>("virtual_device")
-        public let virtualDeviceStorage = Key<String>("virtual_device_storage")
-        /// Strikes, lockout and trust state (docs/POLICY.md#lockout, docs/POLICY.md#presence).
-        public let stateDir = Key<String>("state_dir")
-        public let lockoutThreshold = Key<Int>("lockout_threshold")
-        /// Seconds after which a lockout ends by itself; 0: only the password or an admin.
-        public let unlockTime = Key<Int>("unlock_time")
-        public let passwordAfterBoot = Key<Bool>("password_after_boot")
-        /// Hours without a password after which the password is required; 0: off.
-        public let passwordMaxAge = Key<Int>("password_max_age")
-        public let passwordAfterEnrollChange = Key<Bool>("password_after_enroll_change")
-        public let requirePasswordSet = Key<Bool>("require_password_set")
-        /// Where the laptop lids are (`<lid>/state` files): a closed lid skips the readers inside it.
-        public let lidDir = Key<String>("lid_dir")
-        /// Where sysfs is: a USB reader's port says whether it is removable (docs/POLICY.md#the-lid-and-the-readers-at-hand).
-        public let sysfsDir = Key<String>("sysfs_dir")
-        /// Where logind does not run, whether a terminal the module owns counts as a person (the
-        /// module's rule; doctor reports it).
-        public let terminalWithoutLogind = Key<Bool>("terminal_without_logind")
+    // The key table's rows (`CONFIG_KEYS`, pam/config.h) as Swift sees them: a name and a type
+    // each, `config.maxTries`, read and written through `Config`'s one accessor (`self[key:]`).
+    // Plain properties, not a key path into a table of keys: instantiating 19 key paths cost
+    // every helper start about 535,000 instructions (bench/README.md, issue 24).
+    public var maxTries: Int {
+        get { self[key: "max_tries"] }
+        set { self[key: "max_tries"] = newValue }
     }
-
-    /// A key of the table, by its name there.
-    public struct Key<Value: ConfigValue>: Sendable {
-        let name: String
-        init(_ name: String) { self.name = name }
+    public var timeout: Int {
+        get { self[key: "timeout"] }
+        set { self[key: "timeout"] = newValue }
+    }
+    public var reason: String {
+        get { self[key: "reason"] }
+        set { self[key: "reason"] = newValue }
+    }
+    public var fallbackTitle: String {
+        get { self[key: "fallback_title"] }
+        set { self[key: "fallback_title"] = newValue }
+    }
+    public var printDir: String {
+        get { self[key: "print_dir"] }
+        set { self[key: "print_dir"] = newValue }
+    }
+    public var helper: String {
+        get { self[key: "helper"] }
+        set { self[key: "helper"] = newValue }
+    }
+    public var debug: Bool {
+        get { self[key: "debug"] }
+        set { self[key: "debug"] = newValue }
+    }
+    public var virtualDevice: String {
+        get { self[key: "virtual_device"] }
+        set { self[key: "virtual_device"] = newValue }
+    }
+    public var virtualDeviceStorage: String {
+        get { self[key: "virtual_device_storage"] }
+        set { self[key: "virtual_device_storage"] = newValue }
+    }
+    /// Strikes, lockout and trust state (docs/POLICY.md#lockout, docs/POLICY.md#presence).
+    public var stateDir: String {
+        get { self[key: "state_dir"] }
+        set { self[key: "state_dir"] = newValue }
+    }
+    public var lockoutThreshold: Int {
+        get { self[key: "lockout_threshold"] }
+        set { self[key: "lockout_threshold"] = newValue }
+    }
+    /// Seconds after which a lockout ends by itself; 0: only the password or an admin.
+    public var unlockTime: Int {
+        get { self[key: "unlock_time"] }
+        set { self[key: "unlock_time"] = newValue }
+    }
+    public var passwordAfterBoot: Bool {
+        get { self[key: "password_after_boot"] }
+        set { self[key: "password_after_boot"] = newValue }
+    }
+    /// Hours without a password after which the password is required; 0: off.
+    public var passwordMaxAge: Int {
+        get { self[key: "password_max_age"] }
+        set { self[key: "password_max_age"] = newValue }
+    }
+    public var passwordAfterEnrollChange: Bool {
+        get { self[key: "password_after_enroll_change"] }
+        set { self[key: "password_after_enroll_change"] = newValue }
+    }
+    public var requirePasswordSet: Bool {
+        get { self[key: "require_password_set"] }
+        set { self[key: "require_password_set"] = newValue }
+    }
+    /// Where the laptop lids are (`<lid>/state` files): a closed lid skips the readers inside it.
+    public var lidDir: String {
+        get { self[key: "lid_dir"] }
+        set { self[key: "lid_dir"] = newValue }
+    }
+    /// Where sysfs is: a USB reader's port says whether it is removable (docs/POLICY.md#the-lid-and-the-readers-at-hand).
+    public var sysfsDir: String {
+        get { self[key: "sysfs_dir"] }
+        set { self[key: "sysfs_dir"] = newValue }
+    }
+    /// Where logind does not run, whether a terminal the module owns counts as a person (the
+    /// module's rule; doctor reports it).
+    public var terminalWithoutLogind: Bool {
+        get { self[key: "terminal_without_logind"] }
+        set { self[key: "terminal_without_logind"] = newValue }
     }
 }
 
