@@ -75,7 +75,7 @@ install -m 0755 "${BENCH_HELPER:-$HELPER_BIN}" "$T/touchauth"
 strip --remove-section=.comment --remove-section=.note --strip-unneeded "$T/touchauth" 2> /dev/null || true  # (a wrapper script stays as it is)
 install -m 0644 "${BENCH_MODULE:-$MODULE_SO}" "$T/pam_touchauth.so"
 H="$T/touchauth" M="$T/pam_touchauth.so"
-mkdir -p "$T/bin" "$T/raw" "$T/pam.d"
+mkdir -p "$T/bin" "$T/raw" "$T/pam.d" "$T/cstate"
 FPRINT_FLAGS=$(pkg-config --cflags --libs libfprint-2)
 gcc -O2 -Wall -Wextra -o "$T/bin/runner" "$ROOT/bench/runner.c" -lutil
 # shellcheck disable=SC2086
@@ -190,13 +190,18 @@ case_permit()        { "$R" "$@" "${PW[@]}" -E "$(svcdir permit)" -- pamtester "
 case_permit_remote() { "$R" "$@" "${PW[@]}" -E "$(svcdir permit)" -- pamtester "${SEEN[@]}" "${REMOTE[@]}" permit $U authenticate; }
 case_skip_np()       { "$R" "$@" "${PW[@]}" -E "$(svcdir skip)" -- pamtester "${SEEN[@]}" skip $NP authenticate; }
 case_floor()         { "$R" "$@" "${PW[@]}" -E "$(svcdir floor)" -- pamtester "${SEEN[@]}" floor $NP authenticate; }
+case_floor_remote()  { "$R" "$@" "${PW[@]}" -E "$(svcdir floor)" -- pamtester "${SEEN[@]}" "${REMOTE[@]}" floor $U authenticate; }
 case_skip_remote()   { "$R" "$@" "${PW[@]}" -E "$(svcdir skip)" -- pamtester "${SEEN[@]}" "${REMOTE[@]}" skip $U authenticate; }
 case_match()         { "$R" "$@" "${PW[@]}" -E "$(svcdir solo)" "${QUEUED[@]}" -- pamtester "${SEEN[@]}" solo $U authenticate; }
 case_c_base()        { "$R" "$@" "${FPENV[@]}" "${QUEUED[@]}" -- "$T/bin/baseline" "$PRINT"; }
+# The C program with the two writes the trust rules require (bench/baseline.c -s): the floor of
+# a helper that keeps them, for the rows measured against a floor without them.
+case_c_state()       { "$R" "$@" "${FPENV[@]}" "${QUEUED[@]}" -- "$T/bin/baseline" -s "$T/cstate/0" "$PRINT"; }
 case_helper()        { "$R" "$@" -i "$T/request" "${QUEUED[@]}" -- "$H" pam-verify; }
 case_fake()          { "$R" "$@" "${PW[@]}" -E "$(svcdir fake)" -- pamtester "${SEEN[@]}" fake $U authenticate; }
 case_armed()         { "$R" "$@" "${PW[@]}" -E "$(svcdir solo)" "${ARMED[@]}" -a "fingerprint reader" -- pamtester "${SEEN[@]}" -v solo $U authenticate; }
 case_c_armed()       { "$R" "$@" "${FPENV[@]}" "${ARMED[@]/successfully authenticated/result success}" -a armed -- "$T/bin/baseline" -a "$PRINT"; }
+case_c_armed_state() { "$R" "$@" "${FPENV[@]}" "${ARMED[@]/successfully authenticated/result success}" -a armed -- "$T/bin/baseline" -a -s "$T/cstate/0" "$PRINT"; }
 case_h_armed()       { "$R" "$@" -i "$T/request" "${ARMED[@]/successfully authenticated/result success}" -a "info " -- "$H" pam-verify; }
 case_unix()          { echo "$PASS" > "$T/pass"; "$R" "$@" -i "$T/pass" "${PW[@]}" -E "$(svcdir unix)" -- pamtester "${SEEN[@]}" unix $U authenticate; }
 case_locked()        { "$R" "$@" "${PW[@]}" -E "$(svcdir lock-skip)" -- pamtester "${SEEN[@]}" lock-skip $LK authenticate; }
@@ -278,8 +283,8 @@ if [ $WITH_FPRINTD -eq 1 ]; then
 fi
 
 # --- timing --------------------------------------------------------------------------------
-CASES=(true permit permit_remote floor skip_np skip_remote match c_base helper fake unix)
-ARMED_CASES=(armed c_armed h_armed)
+CASES=(true permit permit_remote floor floor_remote skip_np skip_remote match c_base c_state helper fake unix)
+ARMED_CASES=(armed c_armed c_armed_state h_armed)
 [ "$LOCKED_ROW" = yes ] && CASES+=(locked say)
 [ "$DISABLED_ROW" = yes ] && CASES+=(disabled)
 [ "$FPRINTD_MSG" = ok ] && CASES+=(fp_np) && ARMED_CASES+=(fp_armed)
@@ -336,11 +341,15 @@ text() { printf '%s\t%s\t%s\n' "$1" "$2" "$3" >> "$S"; }
 sec() { printf 'SEC\t%s\n' "$1" >> "$S"; }
 : > "$S"
 sec "1. skip path (pamtester + pam_wrapper, start -> exit)"
-row "not enrolled: touchauth + pam_permit" skip_np t ms "pam_permit alone" permit t - 1.05
-row "remote rhost: touchauth + pam_permit" skip_remote t ms "pam_permit alone, rhost" permit_remote t - 1.05
+# Each skip against its floor (issue 24's target): the same stack with pam_deny, a module that
+# does nothing but be loaded and called, in touchauth's place; the floor rows say what loading
+# any one module more costs over pam_permit alone.
+row "not enrolled: touchauth + pam_permit" skip_np t ms "floor: pam_deny + pam_permit" floor t - 1.05
+row "remote rhost: touchauth + pam_permit" skip_remote t ms "floor, rhost" floor_remote t - 1.05
 row "  floor: pam_deny (loaded, does nothing) + pam_permit" floor t ms "pam_permit alone" permit t - -
+row "  floor, rhost" floor_remote t ms "pam_permit alone, rhost" permit_remote t - -
 sec "2. disabled / locked user (touchauth + pam_permit)"
-if [ "$DISABLED_ROW" = yes ]; then row "disabled user" disabled t ms "pam_permit alone" permit t - 1.05
+if [ "$DISABLED_ROW" = yes ]; then row "disabled user" disabled t ms "floor: pam_deny + pam_permit" floor t - 1.05
 else text NA "disabled user" "$DISABLED_ROW"; fi
 if [ "$LOCKED_ROW" = yes ]; then row "locked user (the module reads the marker, says the line)" locked t ms "its floor: pam_echo (one line)" say t - 1.05
     row "  floor: pam_echo (says one line) + pam_permit" say t ms "pam_permit alone" permit t - -
@@ -348,6 +357,8 @@ else text NA "locked user" "$LOCKED_ROW"; fi
 sec "3. match, SCAN queued: pamtester start -> exit (PAM_SUCCESS)"
 row "touchauth (pamtester, shim, helper)" match t ms "C open+verify" c_base t 8 2
 row "  part: helper alone (pam-verify, request on stdin)" helper t ms "C open+verify" c_base t - -
+row "  bound: C open+verify + the trust rules' two writes" c_state t ms "C open+verify" c_base t - -
+row "  part: helper alone, against that bound" helper t ms "C + the two writes" c_state t - -
 row "  part: spawn -> sensor listens, pam path" match sock ms "C program" c_base sock - -
 row "  part: spawn -> sensor listens, helper alone" helper sock ms "C program" c_base sock - -
 row "  part: shim + spawn of a do-nothing C helper" fake t ms "pam_permit alone" permit t - -
@@ -356,6 +367,7 @@ row "scan -> 'successfully authenticated' printed" armed scan_done ms "C: scan -
 row "  scan -> pamtester exit" armed scan_exit ms "C: scan -> exit" c_armed scan_exit - -
 row "  part: helper alone, scan -> its result line" h_armed scan_done ms "C: scan -> its result line" c_armed scan_done - -
 row "  part: helper alone, scan -> exit" h_armed scan_exit ms "C: scan -> exit" c_armed scan_exit - -
+row "  bound: C + the match's reset write, scan -> exit" c_armed_state scan_exit ms "C: scan -> exit" c_armed scan_exit - -
 row "pamtester start -> fingerprint prompt shown" armed prompt ms "pam_permit alone (whole run)" permit t - -
 sec "5. Enter -> password prompt (pty)"
 if [ "$ENTER_ROW" = yes ]; then row "Enter -> 'Password: ' shown" enter enter ms "" - - 50 -
@@ -370,6 +382,7 @@ else
     row "not enrolled: pam_fprintd + pam_permit" fp_np t ms "touchauth, same stack" skip_np t - -
     row "pamtester start -> fingerprint prompt shown" fp_armed prompt ms "touchauth" armed prompt - -
     row "scan -> 'successfully authenticated' printed" fp_armed scan_done ms "touchauth" armed scan_done - -
+    row "  bound: C + the reset write, scan -> exit" c_armed_state scan_exit ms "pam_fprintd" fp_armed scan_done - -
     text INFO "match with the SCAN queued" "not comparable: pam_fprintd drops a scan that arrives before its VerifyStart reply, then waits out its timeout"
 fi
 sec "8. context"
