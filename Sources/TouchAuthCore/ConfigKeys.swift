@@ -3,7 +3,7 @@ extension Config {
     // The key table's rows (`CONFIG_KEYS`, pam/config.h) as Swift sees them: a name and a type
     // each, `config.maxTries`, read and written through `Config`'s one accessor (`self[key:]`).
     // Plain properties, not a key path into a table of keys: instantiating 19 key paths cost
-    // every helper start about 535,000 instructions (bench/README.md, issue 24).
+    // every helper start about 577,000 instructions (callgrind; bench/README.md, issue 24).
     public var maxTries: Int {
         get { self[key: "max_tries"] }
         set { self[key: "max_tries"] = newValue }
