@@ -48,7 +48,7 @@ suites() {
     $f config-shim counted "config files: the shim's dump" pam/tests/check_config_files.sh pam/tests/config_dump
     $f config-helper counted "config files: the helper's dump" pam/tests/check_config_files.sh "$HELPER_BIN" config-dump --config
     $f config-perms counted "config file checks (owner, mode, links, size): the helper's dump" sh pam/tests/test_config_files_perms.sh "$HELPER_BIN" config-dump --config
-    $f fake-helpers counted "e2e: faulty helpers never authenticate" pam/tests/e2e_fake_helpers.sh
+    $f fake-helpers counted "e2e: faulty helpers never authenticate" tests/e2e/sandbox.sh pam/tests/e2e_fake_helpers.sh
     $f security counted "e2e: security (user names, links and owners, faults, socket mode, valgrind)" tests/e2e/security.sh
     $f unprivileged counted "e2e: unprivileged callers (real sudo vs the caller's env, setuid helper for screen lockers)" tests/e2e/unprivileged.sh
     $f fuzz-c exact "fuzz: the shim's reply and option parsers (libFuzzer, ASan+UBSan)" pam/fuzz/run.sh

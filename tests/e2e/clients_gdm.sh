@@ -310,6 +310,9 @@ e_case() {
 }
 logind_greeter x11
 e_case "e. remote display (XDMCP: PAM_RHOST)" "remote session (PAM_RHOST is set)" -I rhost=192.0.2.7
+# GDM's PAM_TTY is /dev/tty1, and that VT is on screen (the text login's VTNR=1): the module
+# gets past the VT rule to the one these cases are about.
+vt_on_screen tty1
 logind_console
 e_case "e. no greeter in front (a text login active on seat0)" "nobody at a terminal or a screen to answer"
 logind_none

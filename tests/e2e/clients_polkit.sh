@@ -59,6 +59,7 @@ PAM_PKG_SUM=$(sha256sum < /usr/lib/pam.d/polkit-1)
 DEVLOG_BEFORE=$(stat -c '%F %i' /dev/log 2>/dev/null || echo none)
 # /dev itself (a container's is a tmpfs already): nothing of ours mounted over it.
 DEV_BEFORE=$(stat -c '%d:%i' /dev)
+MOUNTS_BEFORE=$(mounts_at /run/dbus /run/systemd)
 
 make_user "$TUSER" "$TPASS"
 TUID=$(id -u "$TUSER")
@@ -620,7 +621,7 @@ check "(cleanup) no cgroup directory of ours left" sh -c "! ls -d $OURS 2>/dev/n
 check "(cleanup) the packaged /usr/lib/pam.d/polkit-1 was never changed" \
     test "$(sha256sum < /usr/lib/pam.d/polkit-1)" = "$PAM_PKG_SUM"
 check "(cleanup) nothing mounted over /run/dbus, /run/systemd or /dev out here, /dev/log as it was" \
-    sh -c "! findmnt -rn -t tmpfs /run/dbus && ! findmnt -rn /run/systemd && [ \"\$(stat -c '%d:%i' /dev)\" = '$DEV_BEFORE' ] &&
-           [ \"\$(stat -c '%F %i' /dev/log 2>/dev/null || echo none)\" = '$DEVLOG_BEFORE' ]"
+    eval 'test "$(mounts_at /run/dbus /run/systemd)" = "$MOUNTS_BEFORE" && test "$(stat -c "%d:%i" /dev)" = "$DEV_BEFORE" &&
+          test "$(stat -c "%F %i" /dev/log 2>/dev/null || echo none)" = "$DEVLOG_BEFORE"'
 echo "# run time $(($(date +%s) - STARTED)) s (module $MODULE, helper $HELPER)"
 summary

@@ -266,7 +266,9 @@ tree() {
         tar --null --no-recursion -T - -cf -) | tar -xpf - -C "$1"
 }
 # enter DIR CMD...: CMD chrooted in DIR, in a private mount namespace: /proc, /sys, a private
-# /dev (device nodes, a devpts instance of its own), a tmpfs /run. Nothing outlives CMD.
+# /dev (device nodes, a devpts instance of its own), a tmpfs /run. Nothing outlives CMD. The
+# suite's sandbox (sandbox.sh) holds in there too: /sys with its VT file and cgroup2 (rbind), a
+# /run with no logind, the environment given here, lid_dir in write_config's file.
 enter() {
     unshare -m --propagation private bash -c '
         set -e
@@ -286,7 +288,7 @@ enter() {
         mount -t tmpfs -o nosuid,nodev,mode=0755 run "$r/run"
         mkdir -m 1777 "$r/run/lock"
         exec chroot "$r" env -i PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin \
-            HOME=/root USER=root LOGNAME=root TERM=xterm LANG=C.UTF-8 "$@"
+            HOME=/root USER=root LOGNAME=root TERM=xterm LANG=C.UTF-8 TOUCHAUTH_SANDBOX=1 "$@"
     ' enter "$@"
 }
 

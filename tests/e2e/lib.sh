@@ -3,6 +3,12 @@
 # test user, libfprint's virtual_device driven over its socket. Root only (CI is root on a
 # throwaway machine): it creates the user `touchauth-test` with a password.
 # shellcheck shell=bash
+# Every suite runs in tests/e2e/sandbox.sh: the pieces of the host its rules read (the active
+# VT, logind's /run/systemd, the cgroup tree, the lid, the environment) set to a fresh machine's
+# values, whatever machine runs it. The suite starts again there (it has done nothing yet).
+if [ "${TOUCHAUTH_SANDBOX:-}" != 1 ]; then
+    exec "$(dirname "${BASH_SOURCE[0]}")/sandbox.sh" bash "$0" "$@"
+fi
 # One way to install, one list of packages: ensure_packages and the lists come from scripts/lib.sh.
 source "$(dirname "${BASH_SOURCE[0]}")/../../scripts/lib.sh"
 set +e -uo pipefail  # tests go on past a failing check; each check counts
@@ -47,6 +53,15 @@ cgroup2_dir() {
 run_systemd_dir() { [ -d /run/systemd ] || mkdir -m 0755 /run/systemd; }
 run_dbus_dir() { [ -d /run/dbus ] || mkdir -m 0755 /run/dbus; }
 
+# vt_on_screen ttyN: the virtual console the machine shows (/sys/class/tty/tty0/active, the
+# sandbox's file: "tty1" until a suite says otherwise), for the cases whose rule reads it.
+vt_on_screen() { printf '%s\n' "$1" > /sys/class/tty/tty0/active; }
+
+# mounts_at PATH...: what is mounted exactly at each PATH (a line each: target, source, type).
+# A suite records it at its start and compares at its end: its own mounts stay in namespaces
+# of its own, so the sandbox's (a tmpfs on /run/systemd) are all that may be there.
+mounts_at() { local p; for p in "$@"; do findmnt -rn -o TARGET,SOURCE,FSTYPE "$p"; done; }
+
 make_user() {  # make_user NAME PASSWORD: a local account pam_unix can check
     id "$1" >/dev/null 2>&1 || useradd -M -s /usr/sbin/nologin "$1"
     echo "$1:$2" | chpasswd
@@ -55,11 +70,17 @@ make_user() {  # make_user NAME PASSWORD: a local account pam_unix can check
 # write_config FILE [key=value...]: a root-owned config using the virtual sensor in $T.
 # The test machines have no logind, and the suites about terminals need one to count there:
 # terminal_without_logind = yes unless the arguments set it (presence.sh tests the default).
+# No lid (lid_dir a directory that does not exist) unless the arguments set one: a laptop
+# docked with its lid closed would otherwise leave the virtual readers, inside, unarmed.
 write_config() {
-    local file=$1 kv twl="yes"; shift
-    for kv in "$@"; do [ "${kv%%=*}" = terminal_without_logind ] && twl=""; done
+    local file=$1 kv twl="yes" lid="$T/no-lid"; shift
+    for kv in "$@"; do
+        [ "${kv%%=*}" = terminal_without_logind ] && twl=""
+        [ "${kv%%=*}" = lid_dir ] && lid=""
+    done
     { echo "# written by the e2e tests"; echo "virtual_device = $SOCK"; echo "print_dir = $T/prints"
       [ -z "$twl" ] || echo "terminal_without_logind = $twl"
+      [ -z "$lid" ] || echo "lid_dir = $lid"
       for kv in "$@"; do echo "${kv%%=*} = ${kv#*=}"; done; } > "$file"
     chmod 0644 "$file"
 }

@@ -24,6 +24,7 @@ done
 # cgroup2, where sd-login reads a process's session: hybrid (this VM) or unified.
 CG=$(cgroup2_dir) || { echo "no cgroup2 hierarchy"; echo "0 passed, 1 failed"; exit 1; }
 run_systemd_dir
+MOUNTS_BEFORE=$(mounts_at /run/systemd /etc/pam.d/su)
 
 PAM_NO_DISPLAY=1            # pam() adds no display item: every case says what it has
 export PAM_WRAPPER_DEBUGLEVEL=2   # the module's debug syslog lines in pamtester's output
@@ -482,6 +483,6 @@ cleanup
 check "(cleanup) no cgroup directory of ours left" sh -c "! ls -d $OURS 2>/dev/null | grep -q ."
 check "(cleanup) the tmux server is gone" sh -c "! tmux -S '$TMUX_SOCK' ls 2>/dev/null"
 check "(cleanup) nothing mounted over /run/systemd or /etc/pam.d/su out here" \
-    sh -c "! findmnt -rn /run/systemd && ! findmnt -rn /etc/pam.d/su"
+    test "$(mounts_at /run/systemd /etc/pam.d/su)" = "$MOUNTS_BEFORE"
 echo "# run time $(($(date +%s) - STARTED)) s (module $MODULE, helper $HELPER)"
 summary
