@@ -361,12 +361,12 @@ echo "# i3lock (PAM_TTY = \$DISPLAY; pam_authenticate runs when Enter is pressed
 # the setuid helper. (Before, it armed the sensor behind "Verifying…": Enter alone followed by
 # a touch unlocked unprompted, and a typed password waited for the fingerprint's timeout.)
 # swaylock is in the same table (its conversation is the same; not run here).
-# i3lock_start: waits until i3lock has its window up (it maps a fullscreen window).
+# i3lock_start: starts i3lock once the last locker's keyboard grab is gone, and waits until it
+# holds the grab itself (it maps its window, then grabs): keys typed from then on are its.
 i3lock_start() {  # (ARGS: more of i3lock's options)
+    wait_keyboard free 5
     locker_start -- i3lock -n "$@"
-    local _
-    for _ in $(seq 100); do xdotool search --class i3lock > /dev/null 2>&1 && break; sleep 0.05; done
-    sleep 0.3
+    wait_keyboard held 5
 }
 INDICATOR=200x60+412+352        # the middle of the ring i3lock draws, where its text is
 OCR_MODES=("-threshold 35%" "")
@@ -436,7 +436,7 @@ i3lock_typed() {
     x_type_password
     locker_done 5; I3_RC=$?
     TYPED_MS=$(($(now_ms) - t0))
-    OUT="unlocked after ${TYPED_MS} ms"
+    OUT="unlocked after ${TYPED_MS} ms; i3lock said: $(cat "$W/locker.out" 2> /dev/null)"
     check "$1 (${TYPED_MS} ms)" eval '[ "$I3_RC" = 0 ]'
     check "...the sensor was never armed" never_armed
     locker_stop
@@ -457,13 +457,14 @@ XS_AREA=1024x240+0+264          # the band where its dialog writes
 # xs_start: waits until it has grabbed the screen (its saver runs), then a key (Ctrl)
 # wakes its auth dialog, which runs PAM (authproto_pam).
 xs_start() {
+    wait_keyboard free 5
     locker_start "${XS_ENV[@]}" -- xsecurelock
     local _
     for _ in $(seq 200); do
         [ -n "$(pgrep -P "$LOCKER" -x saver_multiplex)" ] && break
         sleep 0.025
     done
-    sleep 0.3
+    wait_keyboard held 5
     xdotool key Control_L
 }
 # xsecurelock 1.5.1 sets PAM_RHOST "localhost" (a convention for local logins) unless

@@ -117,6 +117,50 @@ wait_screen_any() {
         sleep 0.1
     done
 }
+# wait_screen_both TEXT1 TEXT2 SECONDS [GEOMETRY]: until the screen shows both at once.
+wait_screen_both() {
+    local deadline=$(($(date +%s%N) / 1000000 + $3 * 1000))
+    while :; do
+        read_screen "${4:-}"
+        seen "$1" && seen "$2" && return 0
+        [ "$(($(date +%s%N) / 1000000))" -lt "$deadline" ] || return 1
+        sleep 0.1
+    done
+}
+
+# x_keyboard: "held" when an X client of $DISPLAY holds the keyboard grab (a locker that is up:
+# what is typed now is queued for it), "free" when nobody does (ours succeeds, and is let go at
+# once). A locker that finds the grab held when it starts gives up ("Cannot grab
+# pointer/keyboard"), and the X server lets an ended client's grab go only once it has seen the
+# client's connection close.
+x_keyboard() {
+    /usr/bin/python3 -c '
+import ctypes, sys
+x = ctypes.CDLL("libX11.so.6")
+x.XOpenDisplay.restype = ctypes.c_void_p
+x.XOpenDisplay.argtypes = [ctypes.c_char_p]
+x.XDefaultRootWindow.restype = ctypes.c_ulong
+x.XDefaultRootWindow.argtypes = [ctypes.c_void_p]
+x.XGrabKeyboard.argtypes = [ctypes.c_void_p, ctypes.c_ulong, ctypes.c_int, ctypes.c_int, ctypes.c_int, ctypes.c_ulong]
+x.XUngrabKeyboard.argtypes = [ctypes.c_void_p, ctypes.c_ulong]
+x.XSync.argtypes = [ctypes.c_void_p, ctypes.c_int]
+d = x.XOpenDisplay(None)
+if not d:
+    sys.exit(2)
+status = x.XGrabKeyboard(d, x.XDefaultRootWindow(d), 0, 1, 1, 0)  # GrabModeAsync, CurrentTime
+if status == 0:  # GrabSuccess
+    x.XUngrabKeyboard(d, 0)
+x.XSync(d, 0)
+print("free" if status == 0 else "held")'
+}
+# wait_keyboard held|free SECONDS: until x_keyboard says so.
+wait_keyboard() {
+    local deadline=$(($(date +%s%N) / 1000000 + $2 * 1000))
+    until [ "$(x_keyboard 2> /dev/null)" = "$1" ]; do
+        [ "$(($(date +%s%N) / 1000000))" -lt "$deadline" ] || return 1
+        sleep 0.05
+    done
+}
 
 # keep_png FROM TO: a small PNG for docs/ (1024x768 at most, 64 colours: well under 100 KB).
 keep_png() {
