@@ -178,7 +178,9 @@ greeter_ready() {
     export DISPLAY XAUTHORITY
     DISPLAY=$(cat "$W/display" 2>/dev/null)
     XAUTHORITY="$W/run/root/$DISPLAY"
-    sleep 0.5   # the greeter draws its dialog
+    # Its window is up (viewable): keys typed from now on reach it (no window manager: the
+    # keyboard goes to the window under the pointer).
+    timeout 10 xdotool search --sync --onlyvisible --class lightdm-gtk-greeter > /dev/null
 }
 SUCCESS="Authenticate result for user $TUSER: Success"
 SUCCESSES=0
@@ -223,9 +225,8 @@ OUT="screen: $SCREEN"
 check "...the greeter shows our prompt's last line under the password field" \
     eval 'seen "$HINT" || seen "Place your finger"'
 cp "$SHOT" "$W/lightdm-prompt.png"
-sleep 1
-read_screen "$DIALOG"
-OUT="screen a second later: $SCREEN"
+wait_screen_both "Place your finger" "Password] after" 5 "$DIALOG"
+OUT="screen: $SCREEN"
 # The greeter keeps one message (service lightdm, pam/clients.c): the helper sends one line
 # with both ways in, so what stays while the sensor waits says what to do with the finger and
 # when the password comes (before issue 22 it was "Place your finger" alone, the hint gone).
@@ -240,8 +241,7 @@ echo "# the finger was sent ${ARMED_MS} ms after the user name (the screen reads
 # lightdm-gtk-greeter starts the session by itself only after a prompt was answered
 # (authentication_complete_cb: `if (prompted) start_session ()`); after the finger it hides the
 # password field and waits for "Log In", the last message (our hint) still shown.
-sleep 0.5
-read_screen "$DIALOG"
+wait_screen "Log In" 5 "$DIALOG"
 OUT="screen: $SCREEN"
 check "...the greeter then waits for 'Log In' (no session requested yet; the hint still shown)" \
     eval '[ "$(log_count "Greeter requests session")" -eq 0 ] && seen "Log In"'
@@ -308,8 +308,7 @@ check "greeter in front on seat0: the sensor is armed (LightDM's session child i
 python3 "$E2E/vsensor.py" "$SOCK" "$FINGER" > /dev/null
 OUT=$(tail -5 "$W/lightdm.out")
 check "...the user's finger -> logged in" logged_in 5
-sleep 0.5
-read_screen "$DIALOG"
+wait_screen "Log In" 5 "$DIALOG"
 REQUESTS=$(log_count "Greeter requests session")
 click_word Log "$DIALOG" && wait_log "Greeter requests session" $((REQUESTS + 1)) 5
 
