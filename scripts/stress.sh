@@ -48,7 +48,7 @@ if [ -z "$LOGDIR" ]; then LOGDIR=$(mktemp -d /var/tmp/touchauth-stress.XXXXXX); 
 # The load: busy loops at low priority, each ending by itself after 6 hours at the most, and
 # all of them when the hunt ends (however it ends).
 BUSY=()
-stop_load() { [ ${#BUSY[@]} -eq 0 ] || { kill "${BUSY[@]}" 2> /dev/null; wait "${BUSY[@]}" 2> /dev/null; }; BUSY=(); }
+stop_load() { [ ${#BUSY[@]} -eq 0 ] || { kill "${BUSY[@]}" 2> /dev/null; wait "${BUSY[@]}" 2> /dev/null || true; }; BUSY=(); }
 trap stop_load EXIT
 trap 'exit 130' INT TERM HUP
 for _ in $(seq "$LOAD"); do

@@ -207,7 +207,14 @@ MSG_AUTHERR="Authentication failure"
 syslog_start() {
     : > "$T/syslog"
     SYSLOG_SOCK=/dev/log
-    [ -e /dev/log ] && SYSLOG_SOCK="$T/devlog"
+    if [ -L /dev/log ] && [ ! -e /dev/log ]; then
+        # systemd's link into /run/systemd/journal, left dangling by the sandbox's empty
+        # /run/systemd: served where it points (the sandbox's tmpfs)
+        SYSLOG_SOCK=$(readlink -m /dev/log)
+        mkdir -p "${SYSLOG_SOCK%/*}"
+    elif [ -e /dev/log ]; then
+        SYSLOG_SOCK="$T/devlog"
+    fi
     socat -u UNIX-RECV:"$SYSLOG_SOCK",mode=666 OPEN:"$T/syslog",creat,append 2>/dev/null &
     SYSLOG_PID=$!
     # (a deadline of 10 s, not 1 s: a loaded machine may take longer to start socat)
@@ -215,7 +222,7 @@ syslog_start() {
 }
 syslog_stop() {
     kill "$SYSLOG_PID" 2>/dev/null; wait "$SYSLOG_PID" 2>/dev/null
-    [ "$SYSLOG_SOCK" = /dev/log ] && rm -f /dev/log
+    case $SYSLOG_SOCK in "$T"/*) ;; *) rm -f "$SYSLOG_SOCK" ;; esac
     return 0
 }
 in_syslog_ns() {

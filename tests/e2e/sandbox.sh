@@ -7,7 +7,7 @@
 # own fake logind over /run/systemd, lid_dir and sysfs_dir in its config).
 #   - the environment: only PATH (the standard one), HOME, USER, LOGNAME, SHELL and the
 #     harness's own variables (TOUCHAUTH_*, HELPER, MODULE, SWIFT, CI, ...): no SSH_*, no
-#     locale variables, no DISPLAY, no TERM; stdin /dev/null (as CI);
+#     locale variables, no DISPLAY, no TERM; stdin /dev/null and no controlling terminal (as CI);
 #   - a private mount namespace and a cgroup namespace:
 #     /sys/class/tty/tty0/active  "tty1" (a file of the sandbox's: writable, see vt_on_screen)
 #     /run/systemd                an empty tmpfs: no logind, no session, no seat
@@ -27,7 +27,7 @@ if [ "${TOUCHAUTH_SANDBOX:-}" != entering ]; then
     while IFS='=' read -r -d '' name value; do
         case $name in
             TOUCHAUTH_SANDBOX) ;;
-            TOUCHAUTH_* | HELPER | MODULE | SWIFT | CI | E2E_KEEP | E2E_GUARD_SECONDS | VG_RUNS | SSHD_E2E_VERBOSE)
+            TOUCHAUTH_* | HELPER | MODULE | SWIFT | CI | E2E_KEEP | E2E_GUARD_SECONDS | VG_RUNS | SSHD_E2E_VERBOSE | CLIENTS_LOGS)
                 keep+=("$name=$value") ;;
         esac
     done < /proc/self/environ
@@ -59,4 +59,13 @@ for d in /sys/fs/cgroup/unified /sys/fs/cgroup; do
     fi
 done
 export TOUCHAUTH_SANDBOX=1
-exec "$@"
+# No controlling terminal, as under CI (a PAM client started from a developer's terminal would
+# otherwise find one: TERMINAL_NOBODY where CI sees TERMINAL_NONE): a session of its own, with
+# SIGINT and SIGQUIT at their defaults (an async command has them ignored), ended with TERM
+# when this shell is (by a signal it forwards, or by its death: the parent-death signal).
+env --default-signal=INT,QUIT setpriv --pdeathsig TERM setsid -w "$@" &
+child=$!
+trap 'kill -TERM -- "-$child" 2> /dev/null' INT TERM HUP
+rc=0
+while kill -0 "$child" 2> /dev/null; do wait "$child" && rc=0 || rc=$?; done
+exit $rc
