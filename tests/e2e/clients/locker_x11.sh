@@ -36,13 +36,15 @@ free_display() {
 }
 
 # x_start NUMBER AUTHFILE LOG: Xvfb on :NUMBER with a fresh cookie in AUTHFILE (0644: the test
-# users' clients read it); sets XPID. Waits (5 s at most) until it answers.
+# users' clients read it); sets XPID. Waits (5 s at most) until it answers. -noreset: an X server
+# resets when its last client leaves, and a client connecting meanwhile is refused ("i3lock:
+# Could not connect to X11" after the last locker or a probe had closed its connection).
 x_start() {
     local n=$1 auth=$2 log=$3
     rm -f "$auth"; : > "$auth"
     xauth -q -f "$auth" add ":$n" . "$(mcookie)"
     chmod 0644 "$auth"
-    Xvfb ":$n" -auth "$auth" -screen 0 1024x768x24 -nolisten tcp > "$log" 2>&1 &
+    Xvfb ":$n" -auth "$auth" -screen 0 1024x768x24 -nolisten tcp -noreset > "$log" 2>&1 &
     XPID=$!
     local _
     for _ in $(seq 100); do
