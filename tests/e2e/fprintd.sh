@@ -98,9 +98,13 @@ verify_fprintd() {  # verify_fprintd ID: sets OUT
     rm -f "$SOCK"
     stdbuf -o0 -e0 timeout 20 fprintd-verify -f left-thumb "$TUSER" > "$T/fv.out" 2>&1 & local V=$!
     for _ in $(seq 200); do grep -q "Verify started" "$T/fv.out" && break; sleep 0.05; done
-    python3 "$E2E/vsensor.py" "$SOCK" "SCAN $1" > /dev/null 2>&1
+    local sock_then
+    sock_then=$(ls -l "$SOCK" 2>&1)
+    python3 "$E2E/vsensor.py" "$SOCK" "SCAN $1" > "$T/fvs.out" 2>&1
     wait $V
-    OUT=$(cat "$T/fv.out")
+    # (what the scan met, for a failing check's message: seen once with no verdict at all)
+    OUT="$(cat "$T/fv.out")
+socket when the scan was sent: $sock_then; vsensor: $(cat "$T/fvs.out")"
 }
 verify_fprintd ta-lt
 check "fprintd-verify matches touchauth's print" has "verify-match"

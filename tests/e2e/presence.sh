@@ -230,15 +230,19 @@ tmux_start() {
     wait_for su '$' 5; wait_for pt '#' 5
 }
 # tmux_su NAME offered|refused: `su $TUSER` typed in $SU_USER's shell, the touch queued; the
-# password is typed if su asks for it (a module that refuses must leave su its password).
+# password is typed if su asks for it (a module that refuses must leave su its password): once
+# su's "Password:" stands below this case's own mark (the last case's prompt may still be on
+# the screen until the shell has run `clear`: typed then, the password went to the shell).
+SU_CASES=0
 tmux_su() {
-    local name=$1 want=$2 sender
+    local name=$1 want=$2 sender mark
+    SU_CASES=$((SU_CASES + 1)); mark="su-case-$SU_CASES"
     rm -f "$SOCK" "$W/u/rc"
-    tm send-keys -t t:su "clear; (su $TUSER -c true; exit \$?); echo \$? > $W/u/rc" Enter
+    tm send-keys -t t:su "clear; echo $mark; (su $TUSER -c true; exit \$?); echo \$? > $W/u/rc" Enter
     python3 "$E2E/vsensor.py" "$SOCK" "$FINGER" > /dev/null 2>&1 & sender=$!
     local deadline=$(($(now_ms) + 15000)) typed=0
     until [ -s "$W/u/rc" ] || [ "$(now_ms)" -gt "$deadline" ]; do
-        if [ "$typed" = 0 ] && screen su | grep -q "^Password: *$"; then
+        if [ "$typed" = 0 ] && screen su | sed -n "/^$mark\$/,\$p" | grep -q "^Password: *$"; then
             tm send-keys -t t:su -l "$TPASS"; tm send-keys -t t:su Enter; typed=1
         fi
         sleep 0.05
