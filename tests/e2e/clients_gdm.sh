@@ -21,7 +21,6 @@ source "$(dirname "$0")/lib.sh"
 STARTED=$(date +%s)
 
 CG=$(cgroup2_dir) || { echo "no cgroup2 hierarchy"; echo "0 passed, 1 failed"; exit 1; }
-run_systemd_dir
 
 make_user "$TUSER" "$TPASS"
 TUID=$(id -u "$TUSER")

@@ -28,7 +28,6 @@ for tool in lightdm lightdm-gtk-greeter dbus-daemon unshare Xvfb xdotool import 
 done
 
 CG=$(cgroup2_dir)
-run_systemd_dir
 two_users
 # The fingerprint's timeout here (30 s by default). Long enough for the screen reads between
 # the arming and the finger (tesseract on a loaded 2-core CI machine took more than 6 s: the

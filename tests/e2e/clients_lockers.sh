@@ -23,7 +23,6 @@ for tool in tmux unshare nsenter setpriv vlock i3lock xsecurelock Xvfb xdotool i
     command -v "$tool" > /dev/null || { echo "missing $tool"; echo "0 passed, 1 failed"; exit 1; }
 done
 CG=$(cgroup2_dir) || { echo "no cgroup2 hierarchy"; echo "0 passed, 1 failed"; exit 1; }
-run_systemd_dir
 
 two_users
 TIMEOUT=8                       # the fingerprint's timeout here (30 s by default)

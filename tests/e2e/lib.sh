@@ -43,14 +43,10 @@ cgroup2_dir() {
     return 1
 }
 
-# run_systemd_dir: the mount point the fake logind's suites bind their /run/systemd over. A
-# machine that never had systemd installed (a fresh minimal root) has none until some package
-# makes it, so a suite run alone there failed where it passed after the others. Made empty if
-# missing: sd_booted() looks for /run/systemd/system and sd-login for seats/ and sessions/, so an
-# empty directory means "no logind", as no directory does. /run is a tmpfs: gone at the next boot.
-# The same for /run/dbus (the suites that run their own system bus bind a tmpfs over it): Debian
-# 13's dbus makes it only when the daemon starts, which a test machine's policy-rc.d forbids.
-run_systemd_dir() { [ -d /run/systemd ] || mkdir -m 0755 /run/systemd; }
+# run_dbus_dir: the mount point of the suites that run their own system bus (a tmpfs over
+# /run/dbus): Debian 13's dbus makes it only when the daemon starts, which a test machine's
+# policy-rc.d forbids. Made empty if missing (/run is a tmpfs: gone at the next boot).
+# (/run/systemd is always there: the sandbox mounts its empty tmpfs on it.)
 run_dbus_dir() { [ -d /run/dbus ] || mkdir -m 0755 /run/dbus; }
 
 # vt_on_screen ttyN: the virtual console the machine shows (/sys/class/tty/tty0/active, the

@@ -23,7 +23,6 @@ done
 
 # cgroup2, where sd-login reads a process's session: hybrid (this VM) or unified.
 CG=$(cgroup2_dir) || { echo "no cgroup2 hierarchy"; echo "0 passed, 1 failed"; exit 1; }
-run_systemd_dir
 MOUNTS_BEFORE=$(mounts_at /run/systemd /etc/pam.d/su)
 
 PAM_NO_DISPLAY=1            # pam() adds no display item: every case says what it has
