@@ -1,34 +1,34 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /*
- * Clients that cannot show our prompt (clients.h, docs/POLICY.md#someone-must-be-able-to-answer).
- *
- * A screen locker that reads the password itself before it calls
- * pam_authenticate, and whose conversation drops PAM_TEXT_INFO and
- * PAM_ERROR_MSG, shows the user nothing of ours: with the setuid helper the
- * sensor would wait, armed, behind a screen that says "Verifying…" (a touch
- * unlocks unprompted), and the password already typed would wait for our
- * timeout.  Such a client gets the password at once, decided before anything
- * is spawned, like the other cheap skips.
- *
- * By PAM service name, the name each locker passes to pam_start and its
- * Debian package installs in /etc/pam.d (both files `auth include login`, so
- * a fingerprint line in login reaches them):
- *   i3lock    i3lock 2.14 (i3lock.c: pam_start("i3lock", ...); conv_callback
- *             answers the prompts with the typed buffer and ignores the rest)
- *   swaylock  swaylock 1.7 (pam.c: pam_start("swaylock", ...); its
- *             handle_conversation answers the prompts, drops the messages)
- * A fixed table, not a setting: the rule is about what the program does, and
- * an administrator who runs a patched locker under another service name is
- * not affected.  Lockers that show PAM's messages (xsecurelock, vlock,
- * LightDM's and GDM's greeters) are not here.
+ * What touchauth knows about particular PAM clients (clients.h), by the PAM
+ * service name each passes to pam_start.
  */
 #include "clients.h"
 
 #include <stddef.h>
 #include <string.h>
 
-static const char *const silent_lockers[] = { "i3lock", "swaylock" };
-#define NSILENT_LOCKERS (sizeof(silent_lockers) / sizeof(silent_lockers[0]))
+/*
+ * The lockers that read the password first and call pam_authenticate on
+ * Enter, answering every PAM_PROMPT_ECHO_OFF with the typed buffer (empty
+ * when nothing was typed) and dropping PAM_TEXT_INFO and PAM_ERROR_MSG
+ * (docs/POLICY.md#lockers-that-read-the-password-first).  Their Debian
+ * packages install these services, both `auth include login`:
+ *   i3lock    2.14 (i3lock.c: pam_start("i3lock", ...); conv_callback)
+ *   swaylock  1.7 (pam.c: pam_start("swaylock", ...); handle_conversation)
+ * A fixed table, not a setting: the rule is about what the program does.
+ */
+static const char *const asks_first[] = { "i3lock", "swaylock" };
+#define NASKS_FIRST (sizeof(asks_first) / sizeof(asks_first[0]))
+
+int client_asks_first(const char *service)
+{
+	for (size_t i = 0; i < NASKS_FIRST; i++) {
+		if (strcmp(service, asks_first[i]) == 0)
+			return 1;
+	}
+	return 0;
+}
 
 int client_needs_terminal(const char *service)
 {
@@ -76,14 +76,4 @@ enum client_host client_host(const char *service)
 			return hosts[i].host;
 	}
 	return HOST_OTHER;
-}
-
-const char *client_refusal(const char *service)
-{
-	for (size_t i = 0; i < NSILENT_LOCKERS; i++) {
-		if (strcmp(service, silent_lockers[i]) == 0)
-			return "the client shows no PAM messages and has the password already "
-			       "(a screen locker that reads it first)";
-	}
-	return NULL;
 }

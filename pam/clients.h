@@ -1,18 +1,20 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /*
  * What touchauth knows about particular PAM clients, by their PAM service
- * name (docs/POLICY.md#someone-must-be-able-to-answer): the few that cannot show our prompt, the
- * ones that show only the latest message, and the ones that run a command the prompt can name
- * (approval.h).
+ * name (docs/POLICY.md#someone-must-be-able-to-answer): the lockers that read the password
+ * first, the ones that show only the latest message, and the ones that run a command the prompt
+ * can name (approval.h).
  */
 #ifndef TOUCHAUTH_CLIENTS_H
 #define TOUCHAUTH_CLIENTS_H
 
 /*
- * NULL when the client of SERVICE may be asked for a finger, otherwise why
- * not (for the debug log): the password at once, nothing spawned.
+ * 1 when the client of SERVICE is a screen locker that reads the password
+ * before it calls PAM and shows none of PAM's messages (i3lock, swaylock):
+ * the module asks it first (pam_touchauth.c, ask_first): a typed password is
+ * the password at once, Enter on an empty field is the finger.
  */
-const char *client_refusal(const char *service);
+int client_asks_first(const char *service);
 
 /*
  * 1 when the client of SERVICE has no window for our prompt without a

@@ -184,6 +184,10 @@ static struct verdict verify(pam_handle_t *pamh, struct helper_call *call, struc
 	return v;
 }
 
+/* What has_print_dir saw (0: no prints). */
+#define PRINTS_SEEN   1
+#define PRINTS_HIDDEN 2 /* behind root's 0700 print_dir: a caller that is not root */
+
 /* fprintd's layout: <print_dir>/<user>/<driver>/<device>/<finger>. */
 static int has_print_dir(pam_handle_t *pamh, const struct config_values *opts, const char *user)
 {
@@ -196,9 +200,46 @@ static int has_print_dir(pam_handle_t *pamh, const struct config_values *opts, c
 		return 0;
 	}
 	if (lstat(path, &st) == 0)
-		return S_ISDIR(st.st_mode);
+		return S_ISDIR(st.st_mode) ? PRINTS_SEEN : 0;
 	/* A screen locker runs as the user: root's print_dir is for the setuid helper. */
-	return errno == EACCES && geteuid() != 0;
+	return errno == EACCES && geteuid() != 0 ? PRINTS_HIDDEN : 0;
+}
+
+/* The helper can read root's prints for a caller that is not root: it is setuid root. */
+static int helper_setuid_root(const struct config_values *opts)
+{
+	struct stat st;
+
+	return stat(opts->helper, &st) == 0 && S_ISREG(st.st_mode) && st.st_uid == 0 &&
+	       (st.st_mode & S_ISUID) != 0;
+}
+
+/*
+ * A locker that reads the password first (clients.h) is asked one
+ * PAM_PROMPT_ECHO_OFF, whose text it never shows; it answers with what was
+ * typed before Enter.  Typed: the password, PAM_AUTHTOK for pam_unix.so
+ * try_first_pass, at once (userFallback).  Empty: the person asks for the
+ * finger (TA_SUCCESS here means "go on to the sensor").  No answer: the
+ * next module asks (systemCancel).
+ */
+static enum ta_outcome ask_first(pam_handle_t *pamh)
+{
+	char *answer = NULL;
+	enum ta_outcome outcome = TA_USER_FALLBACK;
+
+	if (pam_prompt(pamh, PAM_PROMPT_ECHO_OFF, &answer, "Password: ") != PAM_SUCCESS ||
+	    answer == NULL) {
+		pam_syslog(pamh, LOG_ERR, "the locker gave no answer");
+		free(answer);
+		return TA_SYSTEM_CANCEL;
+	}
+	if (answer[0] == '\0')
+		outcome = TA_SUCCESS;
+	else if (pam_set_item(pamh, PAM_AUTHTOK, answer) != PAM_SUCCESS)
+		pam_syslog(pamh, LOG_ERR, "cannot hand the typed password on");
+	explicit_bzero(answer, strlen(answer));
+	free(answer);
+	return outcome;
 }
 
 /*
@@ -394,7 +435,7 @@ PAM_EXTERN int pam_sm_authenticate(pam_handle_t *pamh, int flags, int argc, cons
 	const char *user = NULL;
 	const void *service = NULL;
 	uid_t uid = 0;
-	int retval;
+	int retval, prints;
 	char strikes_text[16];
 
 	(void)flags; /* pam_info messages are the prompt itself; sudo always sets PAM_SILENT */
@@ -442,12 +483,30 @@ PAM_EXTERN int pam_sm_authenticate(pam_handle_t *pamh, int flags, int argc, cons
 		goto out;
 	}
 	/* Cheapest first: most users a stack sees have no prints (one lstat). */
-	if (!has_print_dir(pamh, &opts, user)) {
+	prints = has_print_dir(pamh, &opts, user);
+	if (!prints) {
 		if (opts.debug)
 			pam_syslog(pamh, LOG_DEBUG, "no enrolled prints");
 		goto out;
 	}
+	/*
+	 * A locker that reads the password first: asked before the other checks,
+	 * so that a typed password goes on at once; an empty answer meets them
+	 * all.  Never asked when its empty Enter could not reach the prints.
+	 */
 	terminal_init(&term);
+	if (client_asks_first(service)) {
+		if (prints == PRINTS_HIDDEN && !helper_setuid_root(&opts)) {
+			if (opts.debug)
+				pam_syslog(pamh, LOG_DEBUG,
+					   "the locker runs as the user and "
+					   "the helper is not setuid root");
+			goto out;
+		}
+		v = (struct verdict){ .outcome = ask_first(pamh), .strikes = -1 };
+		if (v.outcome != TA_SUCCESS)
+			goto audit;
+	}
 	presence = presence_decide(pamh, &opts, service, uid, &term);
 	if (presence.refusal != NULL) {
 		if (opts.debug)

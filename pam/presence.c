@@ -345,10 +345,6 @@ struct presence presence_decide(pam_handle_t *pamh, const struct config_values *
 	struct screen screen = { 0, 0 };
 	int logind;
 
-	/* A client that cannot show the prompt (i3lock, swaylock): a string compare. */
-	p.refusal = client_refusal(service);
-	if (p.refusal != NULL)
-		return p;
 	/* The user's switch: one lstat, before the network and session rules' reads. */
 	if (switched_off(opts, uid)) {
 		p.refusal = "fingerprint turned off for this user";
@@ -356,8 +352,8 @@ struct presence presence_decide(pam_handle_t *pamh, const struct config_values *
 	}
 	logind = logind_running("");
 	p.refusal = network_or_session(pamh, service, logind, &screen);
-	if (p.refusal != NULL)
-		return p;
+	if (p.refusal != NULL || client_asks_first(service))
+		return p; /* a locker asked first: the answer is the person's (TERMINAL_NONE) */
 	p.use = screen.display_item ? TERMINAL_NONE : terminal_open(term);
 	p.refusal = nobody_to_answer(opts, service, logind, &screen, p.use);
 	if (p.refusal != NULL)

@@ -25,13 +25,14 @@ struct presence {
 
 /*
  * The rules, in the order applied (cheapest and most common first):
- *   1. the client can show the prompt (clients.c: silent lockers);
- *   2. the user's switch (`touchauth disable`);
- *   3. not a network login (PAM_RHOST, the sshd service, SSH_* variables);
- *   4. where logind runs, the caller's session is local, active, on a seat;
- *   5. someone must answer: a terminal a person types into, or a screen that
- *      shows the conversation (sudo needs the terminal: clients.c);
- *   6. without logind, a terminal counts only with terminal_without_logind.
+ *   1. the user's switch (`touchauth disable`);
+ *   2. not a network login (PAM_RHOST, the sshd service, SSH_* variables);
+ *   3. where logind runs, the caller's session is local, active, on a seat;
+ *   4. someone must answer: a terminal a person types into, or a screen that
+ *      shows the conversation (sudo needs the terminal: clients.c); for a
+ *      locker that reads the password first (clients.h) the answer to the
+ *      module's own question (pam_touchauth.c), and no terminal is opened;
+ *   5. without logind, a terminal counts only with terminal_without_logind.
  * The lid is the helper's (Readers.swift): only it knows which reader is
  * inside.  TERM is opened by rule 5 and left open when nothing refuses; on a
  * refusal it is closed again.

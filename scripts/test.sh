@@ -44,7 +44,7 @@ suites() {
     $f format single "C formatting (clang-format, pam/.clang-format)" make -s -C pam format-check
     $f spdx counted "license: every source file carries its SPDX line (Apache-2.0, LICENSE)" tests/spdx.sh
     $f docs-refs counted "docs: every reference to a document's heading resolves (a slug, never a section number)" tests/docs_refs.sh
-    $f c counted "C unit tests (reply parser, helper spawn, terminal, held signals, silent lockers, exported symbols, config file checks)" make -s -C pam check
+    $f c counted "C unit tests (reply parser, helper spawn, terminal, held signals, lockers asked first, exported symbols, config file checks)" make -s -C pam check
     $f config-shim counted "config files: the shim's dump" pam/tests/check_config_files.sh pam/tests/config_dump
     $f config-helper counted "config files: the helper's dump" pam/tests/check_config_files.sh "$HELPER_BIN" config-dump --config
     $f config-perms counted "config file checks (owner, mode, links, size): the helper's dump" sh pam/tests/test_config_files_perms.sh "$HELPER_BIN" config-dump --config

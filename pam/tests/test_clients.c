@@ -1,8 +1,9 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /*
- * clients.c: which PAM services get the password at once because their
- * client cannot show our prompt (i3lock, swaylock), and that nothing else
- * does: a name must match exactly, not by prefix, suffix or case.  One check
+ * clients.c: which PAM services are asked first because their client reads
+ * the password before it calls PAM and shows none of our messages (i3lock,
+ * swaylock), and that nothing else is: a name must match exactly, not by
+ * prefix, suffix or case.  One check
  * for each way a match could go wrong, over all the names that would show it.
  * And which clients need a terminal for the prompt (sudo's services).
  */
@@ -12,16 +13,16 @@
 
 static int passed, failed;
 
-/* One check: every name in NAMES (NULL-terminated) refused, or every one asked. */
-static void expect(const char *what, int refused, const char *const *names)
+/* One check: every name in NAMES (NULL-terminated) asked first, or none. */
+static void expect(const char *what, int first, const char *const *names)
 {
 	int bad = 0;
 
 	for (const char *const *n = names; *n != NULL; n++) {
-		if ((client_refusal(*n) != NULL) != refused) {
+		if (client_asks_first(*n) != first) {
 			if (bad++ == 0)
 				printf("FAIL - %s:", what);
-			printf(" '%s' %s", *n, refused ? "not refused" : "refused");
+			printf(" '%s' %s", *n, first ? "not asked first" : "asked first");
 		}
 	}
 	if (bad == 0) {
@@ -67,15 +68,17 @@ int main(void)
 	static const char *const other_case[] = { "I3LOCK", "SwayLock", NULL };
 	static const char *const containing[] = { "xi3lock", "my-swaylock", NULL };
 
-	expect("i3lock refused", 1, i3lock);
-	expect("swaylock refused", 1, swaylock);
-	expect("clients that show PAM's messages asked (sudo, su, login, greeters, polkit, "
-	       "xsecurelock, vlock)",
-	       0, shown);
-	expect("a name that starts with a locker's asked (no prefix match)", 0, longer);
-	expect("a part of a locker's name asked (no match on the shorter length)", 0, shorter);
-	expect("a locker's name in another case asked", 0, other_case);
-	expect("a name that ends with a locker's asked (no suffix or substring match)", 0,
+	expect("i3lock asked first", 1, i3lock);
+	expect("swaylock asked first", 1, swaylock);
+	expect(
+	    "clients that show PAM's messages not asked first (sudo, su, login, greeters, polkit, "
+	    "xsecurelock, vlock)",
+	    0, shown);
+	expect("a name that starts with a locker's not asked first (no prefix match)", 0, longer);
+	expect("a part of a locker's name not asked first (no match on the shorter length)", 0,
+	       shorter);
+	expect("a locker's name in another case not asked first", 0, other_case);
+	expect("a name that ends with a locker's not asked first (no suffix or substring match)", 0,
 	       containing);
 	check_needs_terminal();
 	printf("%d passed, %d failed\n", passed, failed);

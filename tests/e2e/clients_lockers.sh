@@ -353,100 +353,158 @@ watch_helper() {
 }
 watch_helper_stop() { kill "$HWATCHER" 2>/dev/null; wait "$HWATCHER" 2>/dev/null; }
 no_helper_seen() { [ ! -s "$W/helper.log" ]; }
-echo "# i3lock (PAM_TTY = \$DISPLAY; pam_authenticate runs when Enter is pressed)"
-# i3lock collects the password first, then calls pam_authenticate, and its conversation drops
-# PAM_TEXT_INFO (conv_callback in i3lock.c): it can show nothing of ours. The module knows the
-# service (pam/clients.c) and gives it the password at once, the sensor never armed, even with
-# the setuid helper. (Before, it armed the sensor behind "Verifying…": Enter alone followed by
-# a touch unlocked unprompted, and a typed password waited for the fingerprint's timeout.)
-# swaylock is in the same table (its conversation is the same; not run here).
+echo "# i3lock: it reads the password first, calls PAM on Enter, drops PAM's messages"
+# The module asks it first (docs/POLICY.md#lockers-that-read-the-password-first): one
+# PAM_PROMPT_ECHO_OFF, which i3lock answers with what was typed before Enter (conv_callback
+# in i3lock.c). Typed: the password, handed to pam_unix at once. Empty: the finger. i3lock
+# shows "Verifying…" while PAM runs and "Wrong!" when it fails; its --debug lines say how
+# pam_authenticate ended.
 # i3lock_start: starts i3lock once the last locker's keyboard grab is gone, and waits until it
 # holds the grab itself (it maps its window, then grabs): keys typed from then on are its.
 i3lock_start() {  # (ARGS: more of i3lock's options)
     wait_keyboard free 5
-    locker_start -- i3lock -n "$@"
+    locker_start -- i3lock -n --debug "$@"
     wait_keyboard held 5
+}
+# i3_failures: how many times pam_authenticate failed so far (i3lock --debug says so each time).
+i3_failures() { grep -c "Authentication failure" "$W/locker.out" 2> /dev/null; }
+# wait_i3_failure N SECONDS: until the Nth failure is reported.
+wait_i3_failure() {
+    local _
+    for _ in $(seq $(($2 * 50))); do [ "$(i3_failures)" -ge "$1" ] && return 0; sleep 0.02; done
+    return 1
+}
+i3_said() { OUT="i3lock said: $(grep -v "current password" "$W/locker.out" 2> /dev/null)"; }
+set_state() {  # set_state STRIKES LOCKED_AT: root's state file for the test user
+    printf 'touchauth-state 1\nstrikes %s\nlocked_at %s\npassword_at %s\npassword_boot_id %s\nprints_hash -\n' \
+        "$1" "$2" "$(date +%s)" "$(cat /proc/sys/kernel/random/boot_id)" > "$T/state/$TUID"
+    chmod 0600 "$T/state/$TUID"
 }
 INDICATOR=200x60+412+352        # the middle of the ring i3lock draws, where its text is
 OCR_MODES=("-threshold 35%" "")
+
 fresh_state
-i3lock_start --debug            # (its debug lines say how pam_authenticate ended)
+i3lock_start
 watch_helper "$LOCKER"
-xdotool key Return             # Enter alone: the user means the finger
-# PAM runs at once: the module skips (no helper), pam_unix fails the empty password: i3lock
-# prints "Authentication failure" (its ring shows "Wrong!", red on red: tesseract reads
-# nothing there).
-for _ in $(seq 200); do grep -q "Authentication failure" "$W/locker.out" && break; sleep 0.02; done
-OUT=$(grep -v "current password" "$W/locker.out")
-check "i3lock: Enter alone -> pam_authenticate ends at once: 'Authentication failure' (pam_unix refused the empty password)" \
-    has "Authentication failure"
-check "...the sensor was never armed (setuid helper installed)" never_armed
-read_screen
-OUT="screen: $SCREEN"
-check "...and nothing of our prompt: i3lock shows no PAM messages" unseen "finger"
-watch_helper_stop
-OUT="helpers seen below i3lock: $(sort -u "$W/helper.log" | tr '\n' ' ')"
-check "...no helper was started below i3lock" no_helper_seen
 untaken_touch "$FINGER"; TOUCH_RC=$?
-OUT="$(cat "$W/locker.out")
-touch: $TOUCH_OUT"
-check "i3lock: the user's finger, unprompted for 10 s -> nobody ever took it, still locked" \
-    eval '[ "$TOUCH_RC" = 0 ] && locker_running && never_armed'
+watch_helper_stop
+i3_said; OUT+=$'\n'"touch: $TOUCH_OUT; helpers: $(sort -u "$W/helper.log" | tr '\n' ' ')"
+check "i3lock: a touch before any Enter -> nobody took it for 10 s, still locked, no helper started" \
+    eval '[ "$TOUCH_RC" = 0 ] && locker_running && never_armed && no_helper_seen && [ "$(i3_failures)" = 0 ]'
+t0=$(now_ms)
+xdotool key Return              # Enter on the empty field: the user asks for the finger
+wait_socket "$SOCK" 5
+ARM_MS=$(($(now_ms) - t0))
+i3_said
+check "i3lock: Enter on the empty field -> the sensor armed (${ARM_MS} ms), still locked, no failure" \
+    eval 'armed && locker_running && [ "$(i3_failures)" = 0 ]'
+read_screen "$INDICATOR"
+cp "$SHOT" "$W/i3lock-verifying.png"
+OUT="screen: $SCREEN"
+check "...i3lock shows its 'Verifying' state while the finger is awaited" seen "verifying"
+t0=$(now_ms)
+python3 "$E2E/vsensor.py" "$SOCK" "$FINGER" > /dev/null
+locker_done 5; RC=$?
+TOUCH_MS=$(($(now_ms) - t0))
+i3_said
+check "...the user's finger -> unlocked (i3lock exits 0, ${TOUCH_MS} ms after the touch), no failure" \
+    eval '[ "$RC" = 0 ] && [ "$(i3_failures)" = 0 ]'
+check "...no strike" test "$(strikes)" = 0
 locker_stop
 
 fresh_state
 i3lock_start
 xdotool key Return
-untaken_touch "$ELSE" "$ELSE" "$ELSE"; TOUCH_RC=$?
-OUT="$(cat "$W/locker.out")
-touch: $TOUCH_OUT"
-check "i3lock: someone else's finger, offered for 10 s -> nobody took it, still locked (the module skips, pam_unix fails the empty password)" \
-    eval '[ "$TOUCH_RC" = 0 ] && locker_running'
-OUT="state: $(cat "$T/state/$TUID" 2>/dev/null | tr '\n' ' ')"
-check "...no strike recorded (the sensor was never armed)" test "$(strikes)" = 0
-locker_stop
-
-fresh_state
-i3lock_start
-watch_below "$LOCKER"
-watch_helper "$LOCKER"
-t0=$(now_ms)
+wait_socket "$SOCK" 5
+python3 "$E2E/vsensor.py" "$SOCK" "$ELSE" "$ELSE" "$ELSE" > /dev/null
+wait_i3_failure 1 10
+i3_said
+check "i3lock: Enter, then someone else's finger three times -> pam_authenticate fails ('Wrong!'), still locked" \
+    eval '[ "$(i3_failures)" = 1 ] && locker_running'
+check "...three strikes on disk" test "$(strikes)" = 3
 x_type_password
-locker_done $((TIMEOUT + 5)); I3_RC=$?
-I3_MS=$(($(now_ms) - t0))
-watch_stop
-watch_helper_stop
-OUT="unlocked after ${I3_MS} ms; below i3lock: $(sort -u "$W/below.log" | tr '\n' ' '); state: $(cat "$T/state/$TUID" 2>/dev/null | tr '\n' ' ')"
-# (Speed is not asserted: the time is printed. Before, it was the fingerprint's timeout.)
-echo "#   i3lock, setuid helper: the typed password unlocked after ${I3_MS} ms (timeout ${TIMEOUT} s); sensor armed: $(armed && echo yes || echo no)"
-check "i3lock with the setuid helper: the typed password unlocks" \
-    eval '[ "$I3_RC" = 0 ]'
-check "...the sensor was never armed, no helper below i3lock (the password at once, not after ${TIMEOUT} s)" \
-    eval 'never_armed && no_helper_seen'
+locker_done 5; RC=$?
+i3_said
+check "...then the typed password unlocks" test "$RC" = 0
 locker_stop
 
 # i3lock_typed WHAT: i3lock up, the password typed; it must unlock at once and never arm the
-# sensor (two checks, WHAT naming the case; the time is printed in the first).
+# sensor nor start a helper (checks naming the case; the time is printed in the first).
 i3lock_typed() {
     fresh_state
     i3lock_start
+    watch_helper "$LOCKER"
     local t0
     t0=$(now_ms)
     x_type_password
     locker_done 5; I3_RC=$?
     TYPED_MS=$(($(now_ms) - t0))
-    OUT="unlocked after ${TYPED_MS} ms; i3lock said: $(cat "$W/locker.out" 2> /dev/null)"
+    watch_helper_stop
+    i3_said; OUT="unlocked after ${TYPED_MS} ms; $OUT"
     check "$1 (${TYPED_MS} ms)" eval '[ "$I3_RC" = 0 ]'
-    check "...the sensor was never armed" never_armed
+    check "...the sensor was never armed, no helper started" eval 'never_armed && no_helper_seen'
     locker_stop
 }
+# The same typed password with and without our line in i3lock's stack, in turns, three each:
+# the time from the first key (xdotool types at 15 ms a key, then Enter) to i3lock's exit.
+I3_WITH="" I3_WITHOUT=""
+for round in 1 2 3; do
+    i3lock_typed "i3lock, setuid helper: the typed password unlocks, round $round"
+    I3_WITH+=" $TYPED_MS"
+    cp "$W/pam.d/i3lock" "$W/i3lock.ours"
+    grep -v pam_touchauth "$W/i3lock.ours" > "$W/pam.d/i3lock"
+    i3lock_typed "(control) i3lock without touchauth in its stack: the typed password unlocks, round $round"
+    I3_WITHOUT+=" $TYPED_MS"
+    cp "$W/i3lock.ours" "$W/pam.d/i3lock"
+done
+echo "#   i3lock, typed password -> unlocked (ms, typing included): with touchauth$I3_WITH; without$I3_WITHOUT"
+
+# A locked-out user: the setuid helper refuses before any sensor is opened; i3lock shows its
+# failure at once, and the password still unlocks.
+set_state 5 "$(date +%s)"
+i3lock_start
+watch_helper "$LOCKER"
+t0=$(now_ms)
+xdotool key Return
+wait_i3_failure 1 5
+LOCKED_MS=$(($(now_ms) - t0))
+i3_said
+check "i3lock, a locked-out user: Enter on the empty field fails at once (${LOCKED_MS} ms), no sensor" \
+    eval '[ "$(i3_failures)" = 1 ] && locker_running && never_armed'
+x_type_password
+locker_done 5; RC=$?
+watch_helper_stop
+i3_said
+check "...the typed password unlocks" test "$RC" = 0
+locker_stop
+
+# Without the setuid helper the helper cannot read root's prints: the empty Enter fails at once,
+# with no helper started (never a sensor nobody can open, never a wait).
 conf "$PLAIN"
+fresh_state
+i3lock_start
+watch_helper "$LOCKER"
+t0=$(now_ms)
+xdotool key Return
+wait_i3_failure 1 5
+I3_PLAIN_MS=$(($(now_ms) - t0))
+watch_helper_stop
+i3_said; OUT+=$'\n'"helpers: $(sort -u "$W/helper.log" | tr '\n' ' ')"
+check "i3lock, no setuid helper: Enter on the empty field fails at once (${I3_PLAIN_MS} ms), no helper started" \
+    eval '[ "$(i3_failures)" = 1 ] && never_armed && no_helper_seen'
+locker_stop
 i3lock_typed "i3lock, no setuid helper: the typed password unlocks at once"
-I3_PLAIN_MS=$TYPED_MS
 conf "$SUID"
 
 logind_x11 0
 i3lock_typed "i3lock in a session that is not in front (logind ACTIVE=0, another session on seat0): the password at once"
+i3lock_start
+xdotool key Return
+wait_i3_failure 1 5
+i3_said
+check "...and Enter on the empty field there fails at once, the sensor never armed" \
+    eval '[ "$(i3_failures)" = 1 ] && never_armed'
+locker_stop
 logind_x11 1
 
 echo "# xsecurelock (its auth dialog shows PAM's messages; PAM service 'xsecurelock' here)"
@@ -581,6 +639,7 @@ no_leftovers() {
     ! tmux -S "$TMUX_SOCK" ls > /dev/null 2>&1 && ! kill -0 "$XPID_WAS" 2>/dev/null
 }
 check "(cleanup) no locker, Xvfb or tmux of ours left" no_leftovers
-echo "# measured: vlock Enter -> Password: ${ENTER_MS} ms; no setuid helper: vlock ${PLAIN_MS} ms, i3lock ${I3_PLAIN_MS} ms; i3lock typed password with the setuid helper ${I3_MS} ms"
+echo "# measured: vlock Enter -> Password: ${ENTER_MS} ms; no setuid helper: vlock ${PLAIN_MS} ms, i3lock's empty Enter ${I3_PLAIN_MS} ms"
+echo "# measured: i3lock empty Enter -> armed ${ARM_MS} ms, touch -> unlocked ${TOUCH_MS} ms; typed password -> unlocked with touchauth$I3_WITH, without$I3_WITHOUT ms"
 echo "# run time $(($(date +%s) - STARTED)) s"
 summary

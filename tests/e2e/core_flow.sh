@@ -43,6 +43,32 @@ pam full "$TUSER" "wrong password" "SCAN stranger" "SCAN stranger" "SCAN strange
 check "wrong x3 then a wrong password -> failure" has "$MSG_AUTHERR"
 check "...and never success" lacks "successfully authenticated"
 
+echo "# a locker that reads the password first (service i3lock): the module asks it first"
+# pamtester answers the module's one question with its first line, as i3lock answers with what
+# was typed before Enter (clients_lockers.sh runs the real i3lock).
+service i3lock "auth [success=done default=ignore] $MODULE $ARGS" \
+               "auth required pam_unix.so try_first_pass nodelay"
+questions() { grep -c "Password: " "$T/out"; }
+pam i3lock "$TUSER" "$TPASS" "SCAN tu-right-index"
+check "i3lock, a typed password -> success on one question: the module's, its answer handed to pam_unix" \
+    eval 'succeeded && [ "$(questions)" = 1 ]'
+check "...no prompt of ours, the sensor not offered" lacks "Place your finger"
+pam i3lock "$TUSER" "wrong password" "SCAN tu-right-index"
+check "i3lock, a wrong typed password -> failure, never the finger" \
+    eval 'has "$MSG_AUTHERR" && lacks "successfully authenticated" && lacks "Place your finger"'
+pam i3lock "$TUSER" "" "SCAN tu-right-index"
+check "i3lock, an empty answer -> the finger: success, no second question" \
+    eval 'succeeded && [ "$(questions)" = 1 ] && has "Place your finger"'
+pam i3lock "$TUSER" "" "SCAN stranger" "SCAN stranger" "SCAN stranger"
+check "i3lock, an empty answer and three wrong fingers -> pam_unix asks (the locker answers its buffer)" \
+    eval 'lacks "successfully authenticated" && [ "$(questions)" = 2 ]'
+PAM_NO_DISPLAY=1 pam i3lock "$TUSER" "" "SCAN tu-right-index"
+check "i3lock with no PAM_TTY (as swaylock), no terminal, no logind: the empty answer is the person -> the finger" \
+    succeeded
+pam i3lock "$NOPRINTS_USER" "$TPASS"
+check "i3lock, a user with no prints -> not asked by us: pam_unix's question alone" \
+    eval 'succeeded && [ "$(questions)" = 1 ]'
+
 echo "# a retry condition is a hint, not a strike"
 pam solo "$TUSER" "" "RETRY 2" "SCAN tu-right-index"
 check "RETRY then the right finger -> success" succeeded
