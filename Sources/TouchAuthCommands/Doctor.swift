@@ -34,6 +34,7 @@ enum Doctor {
         let pamDir = securityDir()
         fileCheck("module", pamDir.map { "\($0)/pam_touchauth.so" } ?? tr("pam_touchauth.so (no PAM module directory found)"), executable: false, note)
         let services = pamStacks(options.pamDir ?? "/etc/pam.d", note)
+        lockers(options.pamDir ?? "/etc/pam.d", helper: config.helper, note)
         presence(terminalWithoutLogind: config.terminalWithoutLogind, note)
 
         let name = options.user ?? Accounts.name(of: Caller.defaultUID) ?? "root"
@@ -200,11 +201,7 @@ enum Doctor {
     @discardableResult
     static func pamStacks(_ dir: String, _ note: (Level, String, String) -> Void) -> Int {
         var users = 0
-        let read: (String) -> String? = { name in
-            guard let bytes = try? Files.readTrustedFile(name.hasPrefix("/") ? name : "\(dir)/\(name)", maxBytes: 256 * 1024)
-            else { return nil }
-            return String(decoding: bytes, as: UTF8.self)
-        }
+        let read = reader(dir)
         for service in Files.listDirectory(dir).sorted()
         where !service.hasPrefix(".") && !service.hasPrefix("common-") && !service.contains(".dpkg-")
             && !fragments.contains(service) && !fragments.contains(where: { service == $0 + "-ac" }) {
@@ -218,6 +215,37 @@ enum Doctor {
         }
         if users == 0 { note(.warn, "pam", tr("no service in \(dir) uses pam_touchauth.so (see README: PAM lines, or pam-auth-update)")) }
         return users
+    }
+
+    /// Reads a service of `dir` (or a path) for the model, when root's.
+    static func reader(_ dir: String) -> (String) -> String? {
+        return { name in
+            guard let bytes = try? Files.readTrustedFile(name.hasPrefix("/") ? name : "\(dir)/\(name)", maxBytes: 256 * 1024)
+            else { return nil }
+            return String(decoding: bytes, as: UTF8.self)
+        }
+    }
+
+    /// The lockers the module asks first (pam/clients.c): Enter on an empty field is the finger.
+    static let firstAskingLockers = ["i3lock", "swaylock"]
+
+    /// For each of those lockers whose service is installed (its package puts it in `dir`):
+    /// whether the finger can work there. It runs PAM as the user, so the helper must be setuid
+    /// root. Whether it is started with -e (an empty Enter never reaches PAM) cannot be seen from
+    /// here: the README says it.
+    static func lockers(_ dir: String, helper: String, _ note: (Level, String, String) -> Void) {
+        for locker in firstAskingLockers where access("\(dir)/\(locker)", F_OK) == 0 {
+            guard PamReview.review(service: locker, read: reader(dir)) != nil else {
+                note(.ok, "locker", tr("\(locker): its stack has no pam_touchauth.so: the password only"))
+                continue
+            }
+            var st = stat()
+            if stat(helper, &st) == 0 && st.st_uid == 0 && st.st_mode & S_ISUID != 0 {
+                note(.ok, "locker", tr("\(locker): Enter on the empty field is the finger, a typed password goes straight through (not with -e / --ignore-empty-password: then only the password)"))
+            } else {
+                note(.warn, "locker", tr("\(locker): no finger there: it runs PAM as the user and \(helper) is not setuid root (scripts/install.sh --setuid); the password works"))
+            }
+        }
     }
 
     /// A finding of the model in words, after the service's path.

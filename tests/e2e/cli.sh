@@ -274,6 +274,23 @@ check "doctor: the lockout state" has "OK   lockout: $TUSER: not locked"
 check "doctor: the module found where PAM keeps its modules" has "OK   module: $SECDIR/pam_touchauth.so root 0644"
 check "doctor: this setup has WARNs and no FAIL -> exit 0, nothing on stderr" \
     eval 'rc_is 0 && test -z "$ERR" && ! grep -q "^FAIL" "$T/cli.out"'
+# The lockers the module asks first, in a directory of their own: i3lock's stack reaches the
+# module, swaylock's does not; the helper without and with the setuid bit.
+mkdir -p "$T/pamd-lk"
+cp "$T/pamd/common-auth" "$T/pamd-lk/"
+printf 'auth [success=done default=ignore] pam_touchauth.so\n@include common-auth\n' > "$T/pamd-lk/i3lock"
+printf '@include common-auth\n' > "$T/pamd-lk/swaylock"
+doctor_in "$T/sec-with" --user "$TUSER" --pam-dir "$T/pamd-lk" --config "$T/doctor.conf"
+check "doctor: i3lock reaches the module, the helper is not setuid -> WARN: no finger there, what is missing" \
+    has "WARN locker: i3lock: no finger there: it runs PAM as the user and $HELPER is not setuid root (scripts/install.sh --setuid); the password works"
+check "doctor: swaylock's stack has no module -> the password only" \
+    has "OK   locker: swaylock: its stack has no pam_touchauth.so: the password only"
+cp "$HELPER" "$T/sec-with/touchauth-setuid"; chmod 4755 "$T/sec-with/touchauth-setuid"
+{ cat "$T/doctor.conf"; echo "helper = $T/sec-with/touchauth-setuid"; } > "$T/doctor-suid.conf"
+doctor_in "$T/sec-with" --user "$TUSER" --pam-dir "$T/pamd-lk" --config "$T/doctor-suid.conf"
+rm -f "$T/sec-with/touchauth-setuid"
+check "doctor: with the setuid helper, i3lock -> OK: Enter on the empty field is the finger, -e named" \
+    has "OK   locker: i3lock: Enter on the empty field is the finger, a typed password goes straight through (not with -e / --ignore-empty-password: then only the password)"
 doctor_in "$T/sec-without" --user "$TUSER" --pam-dir "$T/pamd" --config "$T/doctor.conf"
 check "doctor: the same without the module -> that one FAIL line" \
     eval 'test "$(grep -c "^FAIL" "$T/cli.out")" -eq 1 && has "FAIL module: $SECDIR/pam_touchauth.so: No such file or directory"'
