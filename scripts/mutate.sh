@@ -38,10 +38,10 @@ EOF
 # a mutant of several files runs the union, in the order of first mention. Each suite's
 # usual seconds: USUAL below.
 MAP=(
-    "pam/presence.c|gdm terminal presence polkit sshd lockers cli"
+    "pam/presence.c|core gdm terminal presence polkit sshd lockers cli"
     "pam/logind.h|gdm presence terminal"
     "pam/terminal.c|c terminal doas"
-    "pam/clients.c|c lockers terminal"
+    "pam/clients.c|c core lockers terminal"
     "pam/approval.c|c terminal doas"
     "pam/protocol.c|c fake-helpers core"
     "pam/helper.c|c fake-helpers core terminal doas"

@@ -14,12 +14,13 @@
 # fp_device_open, so no socket = never armed. Run: TOUCHAUTH_E2E_USER=NAME bash THIS.
 source "$(dirname "$0")/lib.sh"
 source "$E2E/clients/locker_x11.sh"
+source "$E2E/clients/locker_wayland.sh"
 STARTED=$(date +%s)
 OUT=""
-gui_packages vlock i3lock xsecurelock xvfb xauth x11-utils xdotool imagemagick \
+gui_packages vlock i3lock xsecurelock xvfb xauth x11-utils xdotool imagemagick sway swaylock wtype grim \
     tesseract-ocr tesseract-ocr-eng tmux util-linux python3 ||
     { echo "cannot install the clients"; echo "0 passed, 1 failed"; exit 1; }
-for tool in tmux unshare nsenter setpriv vlock i3lock xsecurelock Xvfb xdotool import tesseract; do
+for tool in tmux unshare nsenter setpriv vlock i3lock xsecurelock Xvfb xdotool import tesseract sway swaylock wtype grim; do
     command -v "$tool" > /dev/null || { echo "missing $tool"; echo "0 passed, 1 failed"; exit 1; }
 done
 CG=$(cgroup2_dir) || { echo "no cgroup2 hierarchy"; echo "0 passed, 1 failed"; exit 1; }
@@ -53,7 +54,7 @@ strikes() { sed -n 's/^strikes //p' "$T/state/$TUID" 2>/dev/null || echo 0; }
 
 # /etc/pam.d: a copy, with the three lockers' services as the lines the README gives.
 cp -a /etc/pam.d "$W/pam.d"
-for svc in vlock i3lock xsecurelock; do
+for svc in vlock i3lock swaylock xsecurelock; do
     printf '%s\n' "auth [success=done abort=die default=ignore] $MODULE" \
         "auth required pam_unix.so try_first_pass nodelay" "account required pam_permit.so" \
         "session required pam_permit.so" > "$W/pam.d/$svc"
@@ -114,6 +115,7 @@ in_ns_pids() {
     for p in /proc/[0-9]*; do [ "$(readlink "$p/ns/mnt" 2>/dev/null)" = "$NS_MNT" ] && echo "${p#/proc/}"; done
 }
 cleanup() {
+    sway_stop
     [ -n "$LOCKER" ] && kill "$LOCKER" 2>/dev/null
     tm kill-server 2>/dev/null
     [ -n "$XPID" ] && kill "$XPID" 2>/dev/null
@@ -507,6 +509,114 @@ check "...and Enter on the empty field there fails at once, the sensor never arm
 locker_stop
 logind_x11 1
 
+echo "# swaylock under headless sway (run by $TUSER; swaylock in the namespace and session 37)"
+# The same rule as i3lock's (swaylock's handle_conversation answers every question with the
+# typed buffer and drops the messages). sway 1.7 refuses to run as root: it runs as the user,
+# as in a real session (clients/locker_wayland.sh, NOTES.md).
+sway_start "$W" "$TUSER"
+check "(setup) headless sway up, as $TUSER, with a keyboard for wtype" test -n "$SWAY_PID" -a -n "$WL_DISPLAY"
+WL_PREFIX=(nsenter -t "$NSPID" -m "$W/bin/in-session")
+sl_failures() { swaylock_count "pam_authenticate failed"; }
+sl_said() { OUT="swaylock said: $(cat "$SWAYLOCK_LOG" 2> /dev/null)"; }
+sl_start() { swaylock_start "$TUSER"; rm -f "$SOCK"; }
+
+fresh_state
+sl_start
+untaken_touch "$FINGER"; TOUCH_RC=$?
+sl_said; OUT+=$'\n'"touch: $TOUCH_OUT"
+check "swaylock: a touch before any Enter -> nobody took it for 10 s, still locked, PAM never called" \
+    eval '[ "$TOUCH_RC" = 0 ] && ! swaylock_said "received pw check request" && never_armed && [ -n "$SWAYLOCK_PID" ] && kill -0 "$SWAYLOCK_PID"'
+t0=$(now_ms)
+wl_key Return
+wait_socket "$SOCK" 5
+SL_ARM_MS=$(($(now_ms) - t0))
+sl_said
+check "swaylock: Enter on the empty field -> the sensor armed (${SL_ARM_MS} ms), its ring says 'verifying'" \
+    eval 'armed && [ "$(swaylock_ring)" = verifying ] && [ "$(sl_failures)" = 0 ]'
+wl_shot "$W/swaylock-verifying.png"
+t0=$(now_ms)
+python3 "$E2E/vsensor.py" "$SOCK" "$FINGER" > /dev/null
+wait_swaylock_exit 5; RC=$?
+SL_TOUCH_MS=$(($(now_ms) - t0))
+sl_said
+check "...the user's finger -> unlocked (swaylock exits 0, ${SL_TOUCH_MS} ms after the touch)" test "$RC" = 0
+swaylock_stop
+
+fresh_state
+sl_start
+wl_key Return
+wait_socket "$SOCK" 5
+python3 "$E2E/vsensor.py" "$SOCK" "$ELSE" "$ELSE" "$ELSE" > /dev/null
+wait_ring wrong 10
+sl_said
+check "swaylock: Enter, then someone else's finger three times -> PAM fails, its ring says 'wrong', still locked" \
+    eval '[ "$(sl_failures)" = 1 ] && [ "$(swaylock_ring)" = wrong ] && kill -0 "$SWAYLOCK_PID"'
+check "...three strikes on disk" test "$(strikes)" = 3
+wl_enter "$TPASS"
+wait_swaylock_exit 5; RC=$?
+sl_said
+check "...then the typed password unlocks" test "$RC" = 0
+swaylock_stop
+
+# sl_typed WHAT: swaylock up, the password typed with Enter in one wtype call; unlocked at
+# once, the sensor never armed (TYPED_MS: from the typing to swaylock's exit).
+sl_typed() {
+    fresh_state
+    sl_start
+    local t0
+    t0=$(now_ms)
+    wl_enter "$TPASS"
+    wait_swaylock_exit 5; RC=$?
+    TYPED_MS=$(($(now_ms) - t0))
+    sl_said; OUT="unlocked after ${TYPED_MS} ms; $OUT"
+    check "$1 (${TYPED_MS} ms)" eval '[ "$RC" = 0 ] && never_armed'
+    swaylock_stop
+}
+SL_WITH="" SL_WITHOUT=""
+for round in 1 2 3; do
+    sl_typed "swaylock, setuid helper: the typed password unlocks, the sensor never armed, round $round"
+    SL_WITH+=" $TYPED_MS"
+    cp "$W/pam.d/swaylock" "$W/swaylock.ours"
+    grep -v pam_touchauth "$W/swaylock.ours" > "$W/pam.d/swaylock"
+    sl_typed "(control) swaylock without touchauth in its stack: the typed password unlocks, round $round"
+    SL_WITHOUT+=" $TYPED_MS"
+    cp "$W/swaylock.ours" "$W/pam.d/swaylock"
+done
+echo "#   swaylock, typed password -> unlocked (ms): with touchauth$SL_WITH; without$SL_WITHOUT"
+
+set_state 5 "$(date +%s)"
+sl_start
+t0=$(now_ms)
+wl_key Return
+wait_ring wrong 5
+SL_LOCKED_MS=$(($(now_ms) - t0))
+sl_said
+check "swaylock, a locked-out user: Enter on the empty field fails at once (${SL_LOCKED_MS} ms), no sensor" \
+    eval '[ "$(sl_failures)" = 1 ] && never_armed'
+wl_enter "$TPASS"
+wait_swaylock_exit 5; RC=$?
+sl_said
+check "...the typed password unlocks" test "$RC" = 0
+swaylock_stop
+
+conf "$PLAIN"
+fresh_state
+sl_start
+t0=$(now_ms)
+wl_key Return
+wait_ring wrong 5
+SL_PLAIN_MS=$(($(now_ms) - t0))
+sl_said
+check "swaylock, no setuid helper: Enter on the empty field fails at once (${SL_PLAIN_MS} ms), the sensor never armed" \
+    eval '[ "$(sl_failures)" = 1 ] && never_armed'
+wl_enter "$TPASS"
+wait_swaylock_exit 5; RC=$?
+sl_said
+check "...the typed password unlocks" test "$RC" = 0
+swaylock_stop
+conf "$SUID"
+sway_stop
+
 echo "# xsecurelock (its auth dialog shows PAM's messages; PAM service 'xsecurelock' here)"
 XS_ENV=(XSECURELOCK_PAM_SERVICE=xsecurelock)
 OCR_MODES=("-negate")           # white text on black
@@ -619,6 +729,10 @@ conf "$SUID"
 # The screenshot for the README: xsecurelock with our prompt.
 # The screenshot for docs/ (xsecurelock with our prompt): into $T, or with TOUCHAUTH_SCREENSHOTS=DIR (e.g. docs, to renew
 # docs/locker-prompt.png) there; a test run never writes into the checkout by itself.
+for f in i3lock-verifying swaylock-verifying; do
+    [ -s "$W/$f.png" ] && keep_png "$W/$f.png" "${TOUCHAUTH_SCREENSHOTS:-$T}/$f.png"
+    check "the screenshot of $f was taken" test -s "${TOUCHAUTH_SCREENSHOTS:-$T}/$f.png"
+done
 KEPT="${TOUCHAUTH_SCREENSHOTS:-$T}/locker-prompt.png"
 [ -s "$W/locker-prompt.png" ] && keep_png "$W/locker-prompt.png" "$KEPT"
 check "the screenshot was taken, under 100 KB" \
@@ -630,7 +744,7 @@ NSPID="" XPID=""
 check "(cleanup) no cgroup directory of ours left" sh -c "! ls -d $OURS 2>/dev/null | grep -q ."
 no_leftovers() {
     local n p
-    for n in i3lock xsecurelock vlock-main auth_x11 authproto_pam; do
+    for n in i3lock swaylock sway xsecurelock vlock-main auth_x11 authproto_pam; do
         pgrep -u "$TUSER" -x "$n" > /dev/null && { OUT="left: $n"; return 1; }
     done
     for p in $(in_ns_pids); do  # (a zombie is gone: this VM's init does not reap)
@@ -640,6 +754,7 @@ no_leftovers() {
 }
 check "(cleanup) no locker, Xvfb or tmux of ours left" no_leftovers
 echo "# measured: vlock Enter -> Password: ${ENTER_MS} ms; no setuid helper: vlock ${PLAIN_MS} ms, i3lock's empty Enter ${I3_PLAIN_MS} ms"
+echo "# measured: swaylock empty Enter -> armed ${SL_ARM_MS} ms, touch -> unlocked ${SL_TOUCH_MS} ms; typed password -> unlocked with touchauth$SL_WITH, without$SL_WITHOUT ms"
 echo "# measured: i3lock empty Enter -> armed ${ARM_MS} ms, touch -> unlocked ${TOUCH_MS} ms; typed password -> unlocked with touchauth$I3_WITH, without$I3_WITHOUT ms"
 echo "# run time $(($(date +%s) - STARTED)) s"
 summary
