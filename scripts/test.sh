@@ -61,7 +61,7 @@ suites() {
     $f terminal counted "e2e: terminal keys in real sudo and su (tmux, unshare), signals at the prompt, skips, lid" tests/e2e/terminal.sh
     $f doas counted "e2e: doas for real (tmux, an overlay over /etc): finger, Enter, typing, Ctrl-C, lockout, no terminal" tests/e2e/clients_doas.sh
     $f polkit counted "e2e: pkexec and the real polkitd (private bus, fake logind; text agent, a dialog-like agent, remote, no logind)" tests/e2e/clients_polkit.sh
-    $f lockers counted "e2e: screen lockers for real (vlock; i3lock, xsecurelock on Xvfb in a fake local session; the setuid helper or not)" tests/e2e/clients_lockers.sh
+    $f lockers counted "e2e: screen lockers for real (vlock; i3lock, xsecurelock on Xvfb and swaylock on headless sway in a fake local session; the setuid helper or not)" tests/e2e/clients_lockers.sh
     $f lightdm counted "e2e: LightDM and its GTK greeter on Xvfb (finger, wrong fingers, locked user, console in front)" tests/e2e/clients_lightdm.sh
     $f gdm counted "e2e: GDM's two stacks as its session workers run them (finger, password while the finger waits, wrong fingers, locked, remote, no greeter)" tests/e2e/clients_gdm.sh
     $f presence counted "e2e: presence (fake logind sessions, no terminal, no display, real su)" tests/e2e/presence.sh

@@ -65,9 +65,10 @@ check "i3lock, an empty answer and three wrong fingers -> pam_unix asks (the loc
 PAM_NO_DISPLAY=1 pam i3lock "$TUSER" "" "SCAN tu-right-index"
 check "i3lock with no PAM_TTY (as swaylock), no terminal, no logind: the empty answer is the person -> the finger" \
     succeeded
-PAM_RUNNER="sh -c 'exec \"\$@\" < /dev/null' sh" pam i3lock "$TUSER" "" "SCAN tu-right-index"
-check "i3lock, no answer at all (the conversation fails) -> never the finger, not authenticated" \
-    eval 'lacks "successfully authenticated" && lacks "Place your finger"'
+printf '#!/bin/sh\nexec "$@" < /dev/null\n' > "$T/no-stdin"; chmod 0755 "$T/no-stdin"
+PAM_RUNNER="$T/no-stdin" pam i3lock "$TUSER" "" "SCAN tu-right-index"
+check "i3lock, no answer at all (end of input: no reply) -> never the finger; asked by us, then by pam_unix; not authenticated" \
+    eval 'lacks "successfully authenticated" && lacks "Place your finger" && [ "$(questions)" = 2 ]'
 pam i3lock "$NOPRINTS_USER" "$TPASS"
 check "i3lock, a user with no prints -> not asked by us: pam_unix's question alone" \
     eval 'succeeded && [ "$(questions)" = 1 ]'
