@@ -34,9 +34,15 @@ chmod 0755 "$W"
 mkdir -m 0755 "$W/bin" "$W/etc-security" "$W/rs"
 mkdir -m 0777 "$W/u"            # the test user's traces and home
 SUID="$W/bin/touchauth"         # what install.sh --setuid makes: root, 4755
-PLAIN="$W/bin/touchauth-plain"  # the default install: root, 0755
+PLAIN="$W/bin/touchauth-plain"  # the default install: root, 0755 (through a recorder, below)
 cp "$HELPER" "$SUID"; chmod 4755 "$SUID"
-cp "$HELPER" "$PLAIN"; chmod 0755 "$PLAIN"
+# The plain helper is started through a script that records each start in $W/u/plain.started:
+# a helper that cannot read the prints ends within milliseconds, too fast for a watcher that
+# polls, and its name is not the setuid one's. plain_started: it was started.
+cp "$HELPER" "$W/bin/touchauth-plain-bin"; chmod 0755 "$W/bin/touchauth-plain-bin"
+printf '#!/bin/sh\necho "$$" >> %s/u/plain.started\nexec %s/bin/touchauth-plain-bin "$@"\n' "$W" "$W" > "$PLAIN"
+chmod 0755 "$PLAIN"
+plain_started() { [ -s "$W/u/plain.started" ]; }
 # Debian's vlock-main is setuid root; a copy without the bit is vlock as other systems ship
 # it, running PAM as the user.
 cp /usr/sbin/vlock-main "$W/bin/vlock-main"; chmod 0755 "$W/bin/vlock-main"
@@ -262,6 +268,7 @@ check "...the password -> unlocked" unlocked
 echo "# vlock run as the user, without the setuid helper (the default install)"
 conf "$PLAIN"
 fresh_state
+rm -f "$W/u/plain.started"
 vlock_start "$W/bin/vlock-main"
 t0=$(now_ms)
 wait_for "" "Password:" 5
@@ -271,6 +278,7 @@ check "no setuid helper: Enter at the locked screen -> 'Password:' at once (${PL
     eval 'has "Password:"'
 check "...no fingerprint prompt" lacks "$PROMPT"
 check "...the sensor was never armed (the helper cannot read root's prints)" never_armed
+check "...(control) the plain helper was started, and the recorder saw it (vlock is not a locker asked first)" plain_started
 type_password
 check "...the password -> unlocked" unlocked
 conf "$SUID"
@@ -484,6 +492,7 @@ locker_stop
 # with no helper started (never a sensor nobody can open, never a wait).
 conf "$PLAIN"
 fresh_state
+rm -f "$W/u/plain.started"
 i3lock_start
 watch_helper "$LOCKER"
 t0=$(now_ms)
@@ -493,7 +502,7 @@ I3_PLAIN_MS=$(($(now_ms) - t0))
 watch_helper_stop
 i3_said; OUT+=$'\n'"helpers: $(sort -u "$W/helper.log" | tr '\n' ' ')"
 check "i3lock, no setuid helper: Enter on the empty field fails at once (${I3_PLAIN_MS} ms), no helper started" \
-    eval '[ "$(i3_failures)" = 1 ] && never_armed && no_helper_seen'
+    eval '[ "$(i3_failures)" = 1 ] && never_armed && no_helper_seen && ! plain_started'
 locker_stop
 i3lock_typed "i3lock, no setuid helper: the typed password unlocks at once"
 conf "$SUID"
@@ -601,14 +610,15 @@ swaylock_stop
 
 conf "$PLAIN"
 fresh_state
+rm -f "$W/u/plain.started"
 sl_start
 t0=$(now_ms)
 wl_key Return
 wait_ring wrong 5
 SL_PLAIN_MS=$(($(now_ms) - t0))
 sl_said
-check "swaylock, no setuid helper: Enter on the empty field fails at once (${SL_PLAIN_MS} ms), the sensor never armed" \
-    eval '[ "$(sl_failures)" = 1 ] && never_armed'
+check "swaylock, no setuid helper: Enter on the empty field fails at once (${SL_PLAIN_MS} ms), the sensor never armed, no helper started" \
+    eval '[ "$(sl_failures)" = 1 ] && never_armed && ! plain_started'
 wl_enter "$TPASS"
 wait_swaylock_exit 5; RC=$?
 sl_said
