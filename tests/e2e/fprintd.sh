@@ -42,6 +42,7 @@ C="$T/touchauth.conf"
 P="$T/prints/$TUSER/virtual_device/0"
 
 echo "# a private system bus, polkit (dbusmock), fprintd"
+FPSOCK="$T/fprintd-vdev.sock"   # fprintd's virtual sensor; the helper's is $SOCK
 source "$E2E/private_bus.sh"
 private_bus "$T" "touchauth-e2e-$$"
 export DBUS_SYSTEM_BUS_ADDRESS=$BUS
@@ -55,7 +56,7 @@ bus_call "dbus.Interface(bus.get_object('org.freedesktop.PolicyKit1','/org/freed
   'org.freedesktop.DBus.Mock').SetAllowed(['net.reactivated.fprint.device.enroll','net.reactivated.fprint.device.verify',
   'net.reactivated.fprint.device.setusername'])"
 check "polkit mock up, fprintd's actions allowed" test $? -eq 0
-STATE_DIRECTORY="$T/prints" FP_VIRTUAL_DEVICE="$SOCK" FP_DRIVERS_WHITELIST=virtual_device FP_DEVICE_EMULATION=1 \
+STATE_DIRECTORY="$T/prints" FP_VIRTUAL_DEVICE="$FPSOCK" FP_DRIVERS_WHITELIST=virtual_device FP_DEVICE_EMULATION=1 \
     /usr/libexec/fprintd --no-timeout > "$T/fprintd.log" 2>&1 &
 PIDS+=($!)
 for _ in $(seq 100); do bus_call "sys.exit(0 if bus.name_has_owner('net.reactivated.Fprint') else 1)" && break; sleep 0.05; done
@@ -63,8 +64,7 @@ OUT=$(fprintd-list "$TUSER" 2>&1)
 check "fprintd answers on the private bus" has "Virtual device for debugging"
 
 echo "# fprintd-enroll -> touchauth verify, and PAM"
-rm -f "$SOCK"
-python3 "$E2E/vsensor.py" "$SOCK" "SCAN fp-ri" "SCAN fp-ri" "SCAN fp-ri" "SCAN fp-ri" "SCAN fp-ri" > /dev/null 2>&1 & S=$!
+python3 "$E2E/vsensor.py" "$FPSOCK" "SCAN fp-ri" "SCAN fp-ri" "SCAN fp-ri" "SCAN fp-ri" "SCAN fp-ri" > /dev/null 2>&1 & S=$!
 OUT=$(timeout 30 fprintd-enroll -f right-index-finger "$TUSER" 2>&1)
 wait $S
 check "fprintd-enroll completes" has "enroll-completed"
@@ -90,21 +90,23 @@ wait $S
 check "touchauth enroll" eval '[ $RC -eq 0 ] && test -f "$P/1"'
 OUT=$(fprintd-list "$TUSER" 2>&1)
 check "fprintd-list shows touchauth's print and fprintd's" eval 'has "left-thumb" && has "right-index-finger"'
-# fprintd-verify: the scan goes once it says it listens (fprintd drops a scan that comes earlier).
-# No sleep after that: "Verify started" is printed once VerifyStart returned, fprintd-verify
-# listens for VerifyStatus before it calls it, and the virtual driver queues a SCAN for the
-# operation in progress or the next one.
+# fprintd-verify: the scan goes once this fprintd-verify says it listens ("Verify started" is
+# printed once VerifyStart returned; fprintd-verify drops a VerifyStatus that comes before that
+# reply). Each call has an output file of its own: the wait once read the last call's "Verify
+# started" from a file the new job had not truncated yet, the scan went before the new Claim,
+# fprintd queued it, reported "verify-no-match" inside VerifyStart, and fprintd-verify, which
+# had not got its reply yet, dropped it and waited for its timeout (NOTES.md).
 verify_fprintd() {  # verify_fprintd ID: sets OUT
-    rm -f "$SOCK"
-    stdbuf -o0 -e0 timeout 20 fprintd-verify -f left-thumb "$TUSER" > "$T/fv.out" 2>&1 & local V=$!
-    for _ in $(seq 200); do grep -q "Verify started" "$T/fv.out" && break; sleep 0.05; done
-    local sock_then
-    sock_then=$(ls -l "$SOCK" 2>&1)
-    python3 "$E2E/vsensor.py" "$SOCK" "SCAN $1" > "$T/fvs.out" 2>&1
+    local out="$T/fv.$1.out" t0
+    : > "$out"
+    t0=$(date +%s%N)
+    stdbuf -o0 -e0 timeout 20 fprintd-verify -f left-thumb "$TUSER" >> "$out" 2>&1 & local V=$!
+    for _ in $(seq 200); do grep -q "Verify started" "$out" && break; sleep 0.05; done
+    python3 "$E2E/vsensor.py" "$FPSOCK" "SCAN $1" > "$T/fvs.out" 2>&1
     wait $V
-    # (what the scan met, for a failing check's message: seen once with no verdict at all)
-    OUT="$(cat "$T/fv.out")
-socket when the scan was sent: $sock_then; vsensor: $(cat "$T/fvs.out")"
+    echo "#   fprintd-verify, SCAN $1: $((($(date +%s%N) - t0) / 1000000)) ms"
+    OUT="$(cat "$out")
+vsensor: $(cat "$T/fvs.out")"
 }
 verify_fprintd ta-lt
 check "fprintd-verify matches touchauth's print" has "verify-match"
