@@ -141,11 +141,14 @@ unshare -m sh -c 'mount --bind "$1" /etc/pam.d && mount --bind "$2" /etc/securit
 NSPID=$!
 for _ in $(seq 200); do
     [ "$(readlink /proc/$NSPID/ns/mnt)" != "$(readlink /proc/self/ns/mnt)" ] &&
-        nsenter -t "$NSPID" -m grep -q "$SUID" /etc/security/touchauth.conf 2>/dev/null &&
-        nsenter -t "$NSPID" -m test -e /etc/pam.d/xsecurelock && break
+        nsenter -t "$NSPID" -m -r -w grep -q "$SUID" /etc/security/touchauth.conf 2>/dev/null &&
+        nsenter -t "$NSPID" -m -r -w test -e /etc/pam.d/xsecurelock && break
     sleep 0.01
 done
-ns() { nsenter -t "$NSPID" -m "$@"; }
+# -r -w: the sleeper's root and working directory as well. Entering a mount namespace (setns)
+# sets the root to the namespace's own: inside a chroot (debian13.sh's trixie root) plain -m
+# would land outside it.
+ns() { nsenter -t "$NSPID" -m -r -w "$@"; }
 NS_MNT=$(readlink "/proc/$NSPID/ns/mnt")
 check "(setup) the namespace sees our stacks, config and logind state" \
     ns sh -c "grep -q pam_touchauth /etc/pam.d/vlock && grep -q '$SUID' /etc/security/touchauth.conf && test -d /run/systemd/seats -a ! -e /run/systemd/seats/seat0"
@@ -524,7 +527,7 @@ echo "# swaylock under headless sway (run by $TUSER; swaylock in the namespace a
 # as in a real session (clients/locker_wayland.sh, NOTES.md).
 sway_start "$W" "$TUSER"
 check "(setup) headless sway up, as $TUSER, with a keyboard for wtype" test -n "$SWAY_PID" -a -n "$WL_DISPLAY"
-WL_PREFIX=(nsenter -t "$NSPID" -m "$W/bin/in-session")
+WL_PREFIX=(nsenter -t "$NSPID" -m -r -w "$W/bin/in-session")
 sl_failures() { swaylock_count "pam_authenticate failed"; }
 sl_said() { OUT="swaylock said: $(cat "$SWAYLOCK_LOG" 2> /dev/null)"; }
 sl_start() { swaylock_start "$TUSER"; rm -f "$SOCK"; }

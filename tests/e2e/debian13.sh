@@ -12,6 +12,7 @@
 #      no wrong password in), five wrong fingers lock (touchauth status, the next prompt says
 #      why, the password lifts it), pam-auth-update --enable and --disable, and apt-get purge
 #      (a working password login, nothing of ours left).
+#   3. The screen lockers suite (clients_lockers.sh) in that root, with trixie's lockers.
 # The roots are entered as TESTING.md says: a private mount namespace, a /dev of their own (its
 # own devpts), a tmpfs /run, a policy-rc.d that exits 101, the machine's name in /etc/hosts;
 # nothing is installed on the machine but mmdebstrap. Root; works inside scripts/fresh-root.sh.
@@ -287,6 +288,7 @@ enter() {
         ln -s /proc/self/fd "$r/dev/fd"
         mount -t tmpfs -o nosuid,nodev,mode=0755 run "$r/run"
         mkdir -m 1777 "$r/run/lock"
+        mkdir -m 0755 "$r/run/systemd"  # empty: no logind (the lockers suite mounts its own over it)
         exec chroot "$r" env -i PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin \
             HOME=/root USER=root LOGNAME=root TERM=xterm LANG=C.UTF-8 TOUCHAUTH_SANDBOX=1 "$@"
     ' enter "$@"
@@ -355,5 +357,25 @@ if [ -n "$line" ]; then
     f=${line#*, }; FAILED=$((FAILED + ${f%% failed*}))
 fi
 phase "clients checked"
+
+# The screen lockers suite, with Debian 13's own vlock, i3lock, xsecurelock, sway and swaylock,
+# on the installed package's helper and module (the suite makes its own setuid copy). The
+# checks above ended with apt-get purge: the package goes in again first.
+echo "# the screen lockers in the trixie root (clients_lockers.sh)"
+OUT=$(enter "$R" sh -c "DEBIAN_FRONTEND=noninteractive apt-get install -y -q /root/$DEB" 2>&1)
+check "(setup) the package installed again for the lockers" test $? -eq 0
+enter "$R" env HELPER=/usr/libexec/touchauth/touchauth \
+    MODULE="/usr/lib/$(uname -m)-linux-gnu/security/pam_touchauth.so" \
+    bash /build/touchauth/tests/e2e/clients_lockers.sh 2>&1 | tee "$T/lockers.out" |
+    sed 's/^\([0-9]* passed, [0-9]* failed\)$/lockers: \1/'
+line=$(grep -E '^[0-9]+ passed, [0-9]+ failed$' "$T/lockers.out" | tail -n 1)
+OUT=$(tail -n 20 "$T/lockers.out")
+check "(setup) the lockers suite in the trixie root ran to its summary" test -n "$line"
+if [ -n "$line" ]; then
+    PASSED=$((PASSED + ${line%% passed*}))
+    f=${line#*, }; FAILED=$((FAILED + ${f%% failed*}))
+fi
+keep_downloads "$R"
+phase "lockers checked"
 echo "$PASSED passed, $FAILED failed"
 [ "$FAILED" -eq 0 ]

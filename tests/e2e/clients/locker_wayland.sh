@@ -84,13 +84,29 @@ WL_KEEPER_PID=""
 wl_keeper() {
     local sleeps=() _ deadline
     for _ in $(seq 24); do sleeps+=(-s 3600000); done  # wtype's usleep takes 71 min at most
-    WAYLAND_DISPLAY=$WL_DISPLAY wtype "${sleeps[@]}" > /dev/null 2>&1 &
+    # It presses and releases Shift first: that uploads its keymap. A keyboard with none (format
+    # 0) makes Debian 13's swaylock 1.8 abort at start ("Unknown keymap format 0, aborting")
+    # once the keeper is the seat's only keyboard; sway 1.7's swaylock let it pass.
+    WAYLAND_DISPLAY=$WL_DISPLAY wtype -k Shift_L "${sleeps[@]}" > /dev/null 2>&1 &
     WL_KEEPER_PID=$!
     deadline=$(($(wl_ms) + 5000))
     until SWAYSOCK=$SWAYSOCK timeout 5 swaymsg -t get_inputs 2> /dev/null | grep -q '"type": "keyboard"'; do
         [ "$(wl_ms)" -lt "$deadline" ] || { echo "wl_keeper: sway lists no keyboard after 5 s" >&2; return 1; }
         sleep 0.05
     done
+}
+# wl_keeper_renew: the keeper ended and started again (waits until sway lists none, then one).
+wl_keeper_renew() {
+    local deadline
+    if [ -n "$WL_KEEPER_PID" ]; then
+        kill "$WL_KEEPER_PID" 2> /dev/null; wait "$WL_KEEPER_PID" 2> /dev/null; WL_KEEPER_PID=""
+    fi
+    deadline=$(($(wl_ms) + 5000))
+    while SWAYSOCK=$SWAYSOCK timeout 5 swaymsg -t get_inputs 2> /dev/null | grep -q '"type": "keyboard"'; do
+        [ "$(wl_ms)" -lt "$deadline" ] || { echo "wl_keeper_renew: sway still lists a keyboard after 5 s" >&2; return 1; }
+        sleep 0.02
+    done
+    wl_keeper
 }
 # swaymsg_ok: sway's IPC socket is there and lists HEADLESS-1 (sets SWAYSOCK).
 swaymsg_ok() {
@@ -153,6 +169,12 @@ swaylock_start() {
         echo "swaylock_start: the screen still shows a lock (${SWAYLOCK_COLOR}) after 5 s" >&2
         return 1
     fi
+    # The seat's keyboard must have a keymap when swaylock binds it: sway sets the seat's
+    # keyboard to none when the wtype that typed last goes away, and Debian 13's swaylock 1.8
+    # aborts on a keyboard with no keymap ("Unknown keymap format 0, aborting"). A new keeper,
+    # whose Shift makes it the seat's keyboard, first (the old one is idle: ending it changes
+    # nothing).
+    wl_keeper_renew || return 1
     SWAYLOCK_LOG=$WL_DIR/swaylock.log
     : > "$SWAYLOCK_LOG"
     wl_as "$user"
@@ -211,12 +233,22 @@ wait_ring() {
 }
 
 # Keys reach swaylock only while the seat keeps a keyboard: see wl_keeper.
+# wl_wtype ARGS...: wtype ARGS, then a new keeper: when this wtype's keyboard goes away sway
+# leaves the seat with no keyboard, and the next virtual keyboard would become the seat's before
+# it has a keymap: Debian 13's swaylock 1.8 aborts on that ("Unknown keymap format 0"). The
+# keeper's Shift goes to swaylock too (a modifier alone: no input, and dropped while verifying).
+wl_wtype() {
+    local rc=0
+    WAYLAND_DISPLAY=$WL_DISPLAY timeout 5 wtype "$@" || rc=$?
+    wl_keeper_renew || return 1
+    return $rc
+}
 # wl_type TEXT: types TEXT ("--": a TEXT starting with "-" is text, not an option).
-wl_type() { WAYLAND_DISPLAY=$WL_DISPLAY timeout 5 wtype -- "$1"; }
+wl_type() { wl_wtype -- "$1"; }
 # wl_enter TEXT: types TEXT and Return in one call (a newline is wtype's Return).
-wl_enter() { WAYLAND_DISPLAY=$WL_DISPLAY timeout 5 wtype -- "$1"$'\n'; }
+wl_enter() { wl_wtype -- "$1"$'\n'; }
 # wl_key NAME: presses and releases the key NAME (an XKB keysym name: Return, Escape, BackSpace).
-wl_key() { WAYLAND_DISPLAY=$WL_DISPLAY timeout 5 wtype -k "$1"; }
+wl_key() { wl_wtype -k "$1"; }
 # wl_shot FILE: a PNG of the whole screen (grim works while the screen is locked).
 wl_shot() { WAYLAND_DISPLAY=$WL_DISPLAY timeout 5 grim "$1" 2> /dev/null; }
 
