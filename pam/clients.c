@@ -21,13 +21,19 @@
 static const char *const asks_first[] = { "i3lock", "swaylock" };
 #define NASKS_FIRST (sizeof(asks_first) / sizeof(asks_first[0]))
 
-int client_asks_first(const char *service)
+/* SERVICE is one of the N names (an exact match). */
+static int listed(const char *service, const char *const *names, size_t n)
 {
-	for (size_t i = 0; i < NASKS_FIRST; i++) {
-		if (strcmp(service, asks_first[i]) == 0)
+	for (size_t i = 0; i < n; i++) {
+		if (strcmp(service, names[i]) == 0)
 			return 1;
 	}
 	return 0;
+}
+
+int client_asks_first(const char *service)
+{
+	return listed(service, asks_first, NASKS_FIRST);
 }
 
 int client_needs_terminal(const char *service)
@@ -50,11 +56,7 @@ static const char *const one_message_clients[] = { "lightdm", "xsecurelock", "co
 
 int client_keeps_one_message(const char *service)
 {
-	for (size_t i = 0; i < N_ONE_MESSAGE_CLIENTS; i++) {
-		if (strcmp(service, one_message_clients[i]) == 0)
-			return 1;
-	}
-	return 0;
+	return listed(service, one_message_clients, N_ONE_MESSAGE_CLIENTS);
 }
 
 /*

@@ -458,35 +458,46 @@ i3lock_typed() {
     check "...the sensor was never armed, no helper started" eval 'never_armed && no_helper_seen'
     locker_stop
 }
-# The same typed password with and without our line in i3lock's stack, in turns, three each:
-# the time from the first key (xdotool types at 15 ms a key, then Enter) to i3lock's exit.
-I3_WITH="" I3_WITHOUT=""
-for round in 1 2 3; do
-    i3lock_typed "i3lock, setuid helper: the typed password unlocks, round $round"
-    I3_WITH+=" $TYPED_MS"
-    cp "$W/pam.d/i3lock" "$W/i3lock.ours"
-    grep -v pam_touchauth "$W/i3lock.ours" > "$W/pam.d/i3lock"
-    i3lock_typed "(control) i3lock without touchauth in its stack: the typed password unlocks, round $round"
-    I3_WITHOUT+=" $TYPED_MS"
-    cp "$W/i3lock.ours" "$W/pam.d/i3lock"
-done
+# typed_both_ways SERVICE FUNC NAME: FUNC (i3lock_typed, sl_typed) three times with our line in
+# SERVICE's stack and three times without it, in turns; WITH and WITHOUT: the times (TYPED_MS).
+typed_both_ways() {
+    local round
+    WITH="" WITHOUT=""
+    for round in 1 2 3; do
+        $2 "$3, setuid helper: the typed password unlocks, round $round"
+        WITH+=" $TYPED_MS"
+        cp "$W/pam.d/$1" "$W/$1.ours"
+        grep -v pam_touchauth "$W/$1.ours" > "$W/pam.d/$1"
+        $2 "(control) $3 without touchauth in its stack: the typed password unlocks, round $round"
+        WITHOUT+=" $TYPED_MS"
+        cp "$W/$1.ours" "$W/pam.d/$1"
+    done
+}
+# The time from the first key (xdotool types at 15 ms a key, then Enter) to i3lock's exit.
+typed_both_ways i3lock i3lock_typed i3lock
+I3_WITH=$WITH I3_WITHOUT=$WITHOUT
 echo "#   i3lock, typed password -> unlocked (ms, typing included): with touchauth$I3_WITH; without$I3_WITHOUT"
 
+# i3_empty_fails WHAT CONDITION: i3lock up, Enter on the empty field fails at once (one failure,
+# still locked, CONDITION holds; the helpers started below i3lock watched). i3lock stays up.
+i3_empty_fails() {
+    local t0
+    i3lock_start
+    watch_helper "$LOCKER"
+    t0=$(now_ms)
+    xdotool key Return
+    wait_i3_failure 1 5
+    FAIL_MS=$(($(now_ms) - t0))
+    watch_helper_stop
+    i3_said; OUT+=$'\n'"helpers: $(sort -u "$W/helper.log" | tr '\n' ' ')"
+    check "$1 (${FAIL_MS} ms)" eval '[ "$(i3_failures)" = 1 ] && locker_running && '"$2"
+}
 # A locked-out user: the setuid helper refuses before any sensor is opened; i3lock shows its
 # failure at once, and the password still unlocks.
 set_state 5 "$(date +%s)"
-i3lock_start
-watch_helper "$LOCKER"
-t0=$(now_ms)
-xdotool key Return
-wait_i3_failure 1 5
-LOCKED_MS=$(($(now_ms) - t0))
-i3_said
-check "i3lock, a locked-out user: Enter on the empty field fails at once (${LOCKED_MS} ms), no sensor" \
-    eval '[ "$(i3_failures)" = 1 ] && locker_running && never_armed'
+i3_empty_fails "i3lock, a locked-out user: Enter on the empty field fails at once, no sensor" never_armed
 x_type_password
 locker_done 5; RC=$?
-watch_helper_stop
 i3_said
 check "...the typed password unlocks" test "$RC" = 0
 locker_stop
@@ -496,28 +507,16 @@ locker_stop
 conf "$PLAIN"
 fresh_state
 rm -f "$W/u/plain.started"
-i3lock_start
-watch_helper "$LOCKER"
-t0=$(now_ms)
-xdotool key Return
-wait_i3_failure 1 5
-I3_PLAIN_MS=$(($(now_ms) - t0))
-watch_helper_stop
-i3_said; OUT+=$'\n'"helpers: $(sort -u "$W/helper.log" | tr '\n' ' ')"
-check "i3lock, no setuid helper: Enter on the empty field fails at once (${I3_PLAIN_MS} ms), no helper started" \
-    eval '[ "$(i3_failures)" = 1 ] && never_armed && no_helper_seen && ! plain_started'
+i3_empty_fails "i3lock, no setuid helper: Enter on the empty field fails at once, no helper started" \
+    'never_armed && no_helper_seen && ! plain_started'
+I3_PLAIN_MS=$FAIL_MS
 locker_stop
 i3lock_typed "i3lock, no setuid helper: the typed password unlocks at once"
 conf "$SUID"
 
 logind_x11 0
 i3lock_typed "i3lock in a session that is not in front (logind ACTIVE=0, another session on seat0): the password at once"
-i3lock_start
-xdotool key Return
-wait_i3_failure 1 5
-i3_said
-check "...and Enter on the empty field there fails at once, the sensor never armed" \
-    eval '[ "$(i3_failures)" = 1 ] && never_armed'
+i3_empty_fails "...and Enter on the empty field there fails at once, the sensor never armed" never_armed
 locker_stop
 logind_x11 1
 
@@ -584,49 +583,34 @@ sl_typed() {
     check "$1 (${TYPED_MS} ms)" eval '[ "$RC" = 0 ] && never_armed'
     swaylock_stop
 }
-SL_WITH="" SL_WITHOUT=""
-for round in 1 2 3; do
-    sl_typed "swaylock, setuid helper: the typed password unlocks, the sensor never armed, round $round"
-    SL_WITH+=" $TYPED_MS"
-    cp "$W/pam.d/swaylock" "$W/swaylock.ours"
-    grep -v pam_touchauth "$W/swaylock.ours" > "$W/pam.d/swaylock"
-    sl_typed "(control) swaylock without touchauth in its stack: the typed password unlocks, round $round"
-    SL_WITHOUT+=" $TYPED_MS"
-    cp "$W/swaylock.ours" "$W/pam.d/swaylock"
-done
+typed_both_ways swaylock sl_typed swaylock
+SL_WITH=$WITH SL_WITHOUT=$WITHOUT
 echo "#   swaylock, typed password -> unlocked (ms): with touchauth$SL_WITH; without$SL_WITHOUT"
 
+# sl_fails_then_password WHAT CONDITION: Enter on the empty field fails at once (the ring turns
+# 'wrong', one failure, CONDITION holds), then the typed password unlocks: two checks.
+sl_fails_then_password() {
+    local t0 ms
+    sl_start
+    t0=$(now_ms)
+    wl_key Return
+    wait_ring wrong 5
+    ms=$(($(now_ms) - t0))
+    sl_said
+    check "$1 (${ms} ms)" eval '[ "$(sl_failures)" = 1 ] && '"$2"
+    wl_enter "$TPASS"
+    wait_swaylock_exit 5; RC=$?
+    sl_said
+    check "...the typed password unlocks" test "$RC" = 0
+    swaylock_stop
+}
 set_state 5 "$(date +%s)"
-sl_start
-t0=$(now_ms)
-wl_key Return
-wait_ring wrong 5
-SL_LOCKED_MS=$(($(now_ms) - t0))
-sl_said
-check "swaylock, a locked-out user: Enter on the empty field fails at once (${SL_LOCKED_MS} ms), no sensor" \
-    eval '[ "$(sl_failures)" = 1 ] && never_armed'
-wl_enter "$TPASS"
-wait_swaylock_exit 5; RC=$?
-sl_said
-check "...the typed password unlocks" test "$RC" = 0
-swaylock_stop
-
+sl_fails_then_password "swaylock, a locked-out user: Enter on the empty field fails at once, no sensor" never_armed
 conf "$PLAIN"
 fresh_state
 rm -f "$W/u/plain.started"
-sl_start
-t0=$(now_ms)
-wl_key Return
-wait_ring wrong 5
-SL_PLAIN_MS=$(($(now_ms) - t0))
-sl_said
-check "swaylock, no setuid helper: Enter on the empty field fails at once (${SL_PLAIN_MS} ms), the sensor never armed, no helper started" \
-    eval '[ "$(sl_failures)" = 1 ] && never_armed && ! plain_started'
-wl_enter "$TPASS"
-wait_swaylock_exit 5; RC=$?
-sl_said
-check "...the typed password unlocks" test "$RC" = 0
-swaylock_stop
+sl_fails_then_password "swaylock, no setuid helper: Enter on the empty field fails at once, the sensor never armed, no helper started" \
+    'never_armed && ! plain_started'
 conf "$SUID"
 sway_stop
 

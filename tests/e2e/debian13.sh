@@ -348,14 +348,21 @@ check "apt-get install ./$DEB in a clean trixie root" test $? -eq 0
 keep_downloads "$R"
 phase "installed"
 
-enter "$R" bash /build/touchauth/tests/e2e/debian13.sh --inside 2>&1 | tee "$T/inside.out" | sed 's/^\([0-9]* passed, [0-9]* failed\)$/inside: \1/'
-line=$(grep -E '^[0-9]+ passed, [0-9]+ failed$' "$T/inside.out" | tail -n 1)
-OUT=$(tail -n 20 "$T/inside.out")
-check "(setup) the checks inside the trixie root ran to their summary" test -n "$line"
-if [ -n "$line" ]; then
-    PASSED=$((PASSED + ${line%% passed*}))
-    f=${line#*, }; FAILED=$((FAILED + ${f%% failed*}))
-fi
+# in_root NAME CMD...: CMD in the trixie root, its lines shown (its summary as "NAME: ..."), its
+# counts added to this suite's; a check that it ran to its summary.
+in_root() {
+    local name=$1 line f
+    shift
+    enter "$R" "$@" 2>&1 | tee "$T/$name.out" | sed "s/^\([0-9]* passed, [0-9]* failed\)\$/$name: \1/"
+    line=$(grep -E '^[0-9]+ passed, [0-9]+ failed$' "$T/$name.out" | tail -n 1)
+    OUT=$(tail -n 20 "$T/$name.out")
+    check "(setup) the $name checks in the trixie root ran to their summary" test -n "$line"
+    if [ -n "$line" ]; then
+        PASSED=$((PASSED + ${line%% passed*}))
+        f=${line#*, }; FAILED=$((FAILED + ${f%% failed*}))
+    fi
+}
+in_root inside bash /build/touchauth/tests/e2e/debian13.sh --inside
 phase "clients checked"
 
 # The screen lockers suite, with Debian 13's own vlock, i3lock, xsecurelock, sway and swaylock,
@@ -364,17 +371,9 @@ phase "clients checked"
 echo "# the screen lockers in the trixie root (clients_lockers.sh)"
 OUT=$(enter "$R" sh -c "DEBIAN_FRONTEND=noninteractive apt-get install -y -q /root/$DEB" 2>&1)
 check "(setup) the package installed again for the lockers" test $? -eq 0
-enter "$R" env HELPER=/usr/libexec/touchauth/touchauth \
+in_root lockers env HELPER=/usr/libexec/touchauth/touchauth \
     MODULE="/usr/lib/$(uname -m)-linux-gnu/security/pam_touchauth.so" \
-    bash /build/touchauth/tests/e2e/clients_lockers.sh 2>&1 | tee "$T/lockers.out" |
-    sed 's/^\([0-9]* passed, [0-9]* failed\)$/lockers: \1/'
-line=$(grep -E '^[0-9]+ passed, [0-9]+ failed$' "$T/lockers.out" | tail -n 1)
-OUT=$(tail -n 20 "$T/lockers.out")
-check "(setup) the lockers suite in the trixie root ran to its summary" test -n "$line"
-if [ -n "$line" ]; then
-    PASSED=$((PASSED + ${line%% passed*}))
-    f=${line#*, }; FAILED=$((FAILED + ${f%% failed*}))
-fi
+    bash /build/touchauth/tests/e2e/clients_lockers.sh
 keep_downloads "$R"
 phase "lockers checked"
 echo "$PASSED passed, $FAILED failed"
