@@ -4,18 +4,20 @@
 # a suite notices. scripts/mutate.sh --help says how.
 usage() {
     cat <<'EOF'
-usage: scripts/mutate.sh [--log DIR] [PATCH...]
+usage: scripts/mutate.sh [--log DIR] [MUTANT...]
        scripts/mutate.sh --map
 
-Applies each mutant (a unified diff that `git apply` takes at the tree's root, NAME.patch;
-with no PATCH, every tests/mutants/*.patch) to a scratch copy of this tree (under /var/tmp;
-this checkout is never touched), rebuilds what it touches, and runs the suites that cover
-the files it changes (--map prints which; scripts/test.sh NAME for each, cheapest first)
-until one fails. One line per mutant:
+Applies each mutant (NAME.mut: old lines and the lines that replace them, scripts/mutant.py
+says how; with no MUTANT, every tests/mutants/*.mut) to a scratch copy of this tree (under
+/var/tmp; this checkout is never touched), rebuilds what it touches, and runs the suites that
+cover the files it changes (--map prints which; scripts/test.sh NAME for each, cheapest first)
+until one fails. It refuses to start when a mutant is stale (its old text is not in its file
+exactly once): a mutant that no longer applies would silently lose its coverage. One line per
+mutant:
     killed NAME by SUITE (S s)      a suite failed with the mutant applied ("(hung)" after
                                     SUITE: it ran far past its usual time and was stopped)
     survived NAME (S s)             every suite passed: no test notices this change
-    error NAME: WHY                 it does not apply, does not build, or no suite covers it
+    error NAME: WHY                 it does not build, or no suite covers it
 then "mutants: K killed, S survived" with the errors and the time taken. The suites that
 killed a mutant are then run once on the unmutated tree: one that fails there too turns its
 kills into errors (its failure was not the mutant's). Exit 0 only when every mutant was killed.
@@ -85,7 +87,7 @@ source "$(dirname "$0")/lib.sh"  # SWIFT; set -euo pipefail
 HERE=$ROOT
 LOGDIR=""
 UPDATE_KILLERS=""
-PATCHES=()
+MUTANTS=()
 while [ $# -gt 0 ]; do
     case $1 in
         -h | --help) usage; exit 0 ;;
@@ -93,14 +95,19 @@ while [ $# -gt 0 ]; do
         --update-killers) UPDATE_KILLERS=1 ;;
         --log) [ $# -ge 2 ] || { echo "mutate.sh: --log needs a DIR" >&2; exit 2; }; LOGDIR=$2; shift ;;
         -*) echo "mutate.sh: unknown option $1 (scripts/mutate.sh --help)" >&2; exit 2 ;;
-        *) [ -f "$1" ] || { echo "mutate.sh: no such patch: $1" >&2; exit 2; }
-           PATCHES+=("$(cd "$(dirname "$1")" && pwd)/$(basename "$1")") ;;
+        *) [ -f "$1" ] || { echo "mutate.sh: no such mutant: $1" >&2; exit 2; }
+           MUTANTS+=("$(cd "$(dirname "$1")" && pwd)/$(basename "$1")") ;;
     esac
     shift
 done
-if [ ${#PATCHES[@]} -eq 0 ]; then
-    for p in "$HERE"/tests/mutants/*.patch; do [ -f "$p" ] && PATCHES+=("$p"); done
-    [ ${#PATCHES[@]} -gt 0 ] || { echo "mutate.sh: no tests/mutants/*.patch" >&2; exit 2; }
+if [ ${#MUTANTS[@]} -eq 0 ]; then
+    for p in "$HERE"/tests/mutants/*.mut; do [ -f "$p" ] && MUTANTS+=("$p"); done
+    [ ${#MUTANTS[@]} -gt 0 ] || { echo "mutate.sh: no tests/mutants/*.mut" >&2; exit 2; }
+fi
+MUTANT="python3 $HERE/scripts/mutant.py"
+if ! $MUTANT check "$HERE" "${MUTANTS[@]}"; then
+    echo "mutate.sh: stale mutants (above): restate each against the code as it is now, or remove it" >&2
+    exit 2
 fi
 [ "$(id -u)" -eq 0 ] || { echo "mutate.sh: run as root (the suites are)" >&2; exit 2; }
 START=$(date +%s)
@@ -219,28 +226,26 @@ suite() {
 
 # C mutants first, then the Swift ones: fewer rebuilds of the release helper.
 sorted=()
-for p in "${PATCHES[@]}"; do grep -q '^+++ b/pam/' "$p" && sorted+=("$p"); done
-for p in "${PATCHES[@]}"; do grep -q '^+++ b/pam/' "$p" || sorted+=("$p"); done
-PATCHES=("${sorted[@]}")
+for p in "${MUTANTS[@]}"; do grep -q '^@@ pam/' "$p" && sorted+=("$p"); done
+for p in "${MUTANTS[@]}"; do grep -q '^@@ pam/' "$p" || sorted+=("$p"); done
+MUTANTS=("${sorted[@]}")
 
 echo "building the scratch tree"
 if ! build_release; then
     tail -n 20 "$SCRATCH/build.log"; echo "mutate.sh: the unmutated tree does not build" >&2; exit 1
 fi
-if grep -q '^+++ b/Sources/' "${PATCHES[@]}" && ! build_swift_tests; then
+if grep -q '^@@ Sources/' "${MUTANTS[@]}" && ! build_swift_tests; then
     tail -n 20 "$SCRATCH/build.log"; echo "mutate.sh: the unmutated tests do not build" >&2; exit 1
 fi
 echo "built in $(($(date +%s) - START)) s"
 
 KILLED=0 SURVIVED=0 ERRORS=0
 declare -A KILLERS=()   # suite -> the mutants it killed
-for patch in "${PATCHES[@]}"; do
-    name=$(basename "$patch" .patch)
+for mutant in "${MUTANTS[@]}"; do
+    name=$(basename "$mutant" .mut)
     t0=$(date +%s)
-    files=$(cd "$TREE" && git apply --numstat "$patch" 2>/dev/null | cut -f3-) || files=""
-    if [ -z "$files" ] || ! (cd "$TREE" && git apply "$patch" 2> "$SCRATCH/apply.log"); then
-        echo "error $name: does not apply"; ERRORS=$((ERRORS + 1)); continue
-    fi
+    files=$($MUTANT files "$mutant")
+    $MUTANT apply "$TREE" "$mutant" "$SCRATCH/originals" || { echo "mutate.sh: cannot apply $name" >&2; exit 1; }
     c=0 swift=0
     while IFS= read -r f; do
         case $f in pam/*) c=1 ;; Sources/* | Tests/* | Package.swift) swift=1 ;; esac
@@ -271,7 +276,7 @@ for patch in "${PATCHES[@]}"; do
         done
         [ -n "$verdict" ] || verdict="survived $name"
     fi
-    (cd "$TREE" && git apply -R "$patch") || { echo "mutate.sh: cannot revert $name" >&2; exit 1; }
+    $MUTANT restore "$TREE" "$SCRATCH/originals" || { echo "mutate.sh: cannot revert $name" >&2; exit 1; }
     # The module is rebuilt with the next mutant, the release helper when a suite needs it.
     SWIFT_MUTANT=""
     case $verdict in

@@ -43,6 +43,7 @@ suites() {
     $f swift counted "Swift unit tests (core, the scan loop)" swift_unit_tests
     $f format single "C formatting (clang-format, pam/.clang-format)" make -s -C pam format-check
     $f spdx counted "license: every source file carries its SPDX line (Apache-2.0, LICENSE)" tests/spdx.sh
+    $f mutants counted "mutants: each one in tests/mutants still applies (its old text once in its file)" tests/mutants_apply.sh
     $f docs-refs counted "docs: every reference to a document's heading resolves (a slug, never a section number)" tests/docs_refs.sh
     $f c counted "C unit tests (reply parser, helper spawn, terminal, held signals, lockers asked first, exported symbols, config file checks)" make -s -C pam check
     $f config-shim counted "config files: the shim's dump" pam/tests/check_config_files.sh pam/tests/config_dump
