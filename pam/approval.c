@@ -52,13 +52,6 @@ static size_t utf8_char(const unsigned char *s, size_t len, unsigned long *cp)
 	return n;
 }
 
-/* Characters that are valid but change what the line looks like: C1 controls, bidi, separators. */
-static int draws_unexpectedly(unsigned long cp)
-{
-	return (cp >= 0x80 && cp <= 0x9f) || cp == 0x61c || (cp >= 0x200b && cp <= 0x200f) ||
-	       (cp >= 0x2028 && cp <= 0x202e) || (cp >= 0x2060 && cp <= 0x2069) || cp == 0xfeff;
-}
-
 /* Room is kept for a closing quote, an ellipsis and the NUL. */
 static int put(char *out, size_t cap, size_t *used, const char *piece, size_t n)
 {
@@ -101,11 +94,11 @@ static int escape(char *out, size_t cap, size_t *used, const char *in, size_t le
 			memcpy(piece, "'\\''", 4), n = 4;
 		} else if (s[i] == ' ' && (how & NO_SPACE) != 0) {
 			memcpy(piece, "\\x20", 4), n = 4;
-		} else if ((step = utf8_char(s + i, len - i, &cp)) == 0 || cp < 0x20 ||
-			   cp == 0x7f) {
+		} else if ((step = utf8_char(s + i, len - i, &cp)) == 0 ||
+			   (cp < 0x80 && ta_approval_escapes(cp))) {
 			piece[0] = '\\', piece[1] = 'x', piece[2] = hex[s[i] >> 4],
 			piece[3] = hex[s[i] & 0xf], n = 4, step = 1;
-		} else if (draws_unexpectedly(cp)) {
+		} else if (ta_approval_escapes(cp)) {
 			n = 0;
 			piece[n++] = '\\', piece[n++] = 'u', piece[n++] = '{';
 			for (int shift = cp > 0xffff ? 16 : 12; shift >= 0; shift -= 4)

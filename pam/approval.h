@@ -12,8 +12,10 @@
 
 #include "clients.h"
 
-#define APPROVAL_USER_MAX    128   /* bytes of the escaped target user, ellipsis included */
-#define APPROVAL_TEXT_MAX    480   /* bytes of the escaped command, ellipsis included */
+#include "contract.h"
+
+#define APPROVAL_USER_MAX    TA_APPROVAL_USER_MAX
+#define APPROVAL_TEXT_MAX    TA_APPROVAL_TEXT_MAX
 #define APPROVAL_CMDLINE_MAX 65536 /* bytes of /proc/self/cmdline read */
 
 struct approval {

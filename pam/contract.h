@@ -47,6 +47,36 @@
 #define TA_LOCKOUT_MESSAGE                                                                         \
 	"Too many failed attempts. Enter your password to use your fingerprint again."
 
+/*
+ * What a touch approves (docs/POLICY.md#what-the-touch-approves): the bytes of
+ * the escaped target user and command, ellipsis included.
+ */
+#define TA_APPROVAL_USER_MAX 128
+#define TA_APPROVAL_TEXT_MAX 480
+
+/*
+ * A character the approval line never shows as it is (approval.c escapes it,
+ * Approval.swift refuses a line that holds one): controls, DEL and the C1
+ * controls, and the characters that reorder or hide text (bidirectional marks,
+ * line separators, zero-width and invisible formatting).
+ */
+static inline bool ta_approval_escapes(unsigned long cp)
+{
+	return cp < 0x20 || (cp >= 0x7f && cp <= 0x9f) || cp == 0x61c ||
+	       (cp >= 0x200b && cp <= 0x200f) || (cp >= 0x2028 && cp <= 0x202e) ||
+	       (cp >= 0x2060 && cp <= 0x2069) || cp == 0xfeff;
+}
+
+/*
+ * The lockout's end (docs/POLICY.md): a lockout with a time is over once
+ * unlock_time > 0 seconds have passed since; unlock_time 0 waits for the
+ * password.  TrustPolicy.isLockedOut and the module's marker (lockout.c).
+ */
+static inline bool ta_lockout_over(long long unlock_time, long long locked_at, long long now)
+{
+	return unlock_time > 0 && now - locked_at >= unlock_time;
+}
+
 /* The i-th locale variable's name, NULL past the last. */
 static inline const char *ta_locale_variable(unsigned int i)
 {

@@ -91,8 +91,7 @@ int lockout_marked(const struct config_values *opts, uid_t uid)
 	if ((unsigned long long)f[0] != (unsigned long long)st.st_ino ||
 	    f[1] != (long long)st.st_ctim.tv_sec || f[2] != (long long)st.st_ctim.tv_nsec)
 		return -1;
-	/* TrustPolicy.isLockedOut: over when unlock_time > 0 and now - locked_at >= unlock_time. */
-	if (opts->unlock_time > 0 && (long long)time(NULL) - f[3] >= opts->unlock_time)
+	if (ta_lockout_over(opts->unlock_time, f[3], (long long)time(NULL)))
 		return -1;
 	return f[4] > INT32_MAX ? -1 : (int)f[4];
 }

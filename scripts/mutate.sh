@@ -52,6 +52,7 @@ MAP=(
     "pam/config*|c config-shim config-perms"
     "pam/options.c|c core"
     "pam/lockout.c|lockout install"
+    "pam/contract.h|c swift core lockout terminal"
     "pam/*|c core fake-helpers"
     "Sources/TouchAuthCore/MoCatalog.swift|swift cli"
     "Sources/TouchAuthCore/Approval.swift|swift terminal"
@@ -248,7 +249,12 @@ for mutant in "${MUTANTS[@]}"; do
     $MUTANT apply "$TREE" "$mutant" "$SCRATCH/originals" || { echo "mutate.sh: cannot apply $name" >&2; exit 1; }
     c=0 swift=0
     while IFS= read -r f; do
-        case $f in pam/*) c=1 ;; Sources/* | Tests/* | Package.swift) swift=1 ;; esac
+        # The helper builds pam/'s CConfig target too (Package.swift): its files are both.
+        case $f in
+            pam/config*.[ch] | pam/version.h | pam/logind.h | pam/contract.h) c=1 swift=1 ;;
+            pam/*) c=1 ;;
+            Sources/* | Tests/* | Package.swift) swift=1 ;;
+        esac
     done <<<"$files"
     [ $swift = 0 ] || SWIFT_MUTANT=$name
     # shellcheck disable=SC2086  # a word list of paths without blanks

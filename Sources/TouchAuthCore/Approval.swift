@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: Apache-2.0
+internal import CConfig
 /// What a touch approves: the request's `approve` line (docs/PROTOCOL.md), which the module takes
 /// from its host's own argv and escapes (pam/approval.c), checked again here, and fitted to one
 /// line of the terminal or a bounded size elsewhere.
@@ -22,9 +23,9 @@ public struct Approval: Equatable, Sendable {
     public let user: String
     public let text: String
 
-    /// At most what pam/approval.h allows, with room for the ellipsis.
-    static let maxUserBytes = 128
-    static let maxTextBytes = 480
+    /// At most what pam/contract.h allows, with room for the ellipsis.
+    static let maxUserBytes = Int(TA_APPROVAL_USER_MAX)
+    static let maxTextBytes = Int(TA_APPROVAL_TEXT_MAX)
     /// Display columns of the line in a conversation without a terminal (a dialog, a greeter).
     public static let maxColumnsWithoutTerminal = 160
 
@@ -54,12 +55,7 @@ public struct Approval: Equatable, Sendable {
 
     /// Nothing that moves the cursor or reorders the line: what pam/approval.c escapes.
     static func isEscaped(_ text: String) -> Bool {
-        !text.unicodeScalars.contains { scalar in
-            switch scalar.value {
-            case 0..<0x20, 0x7f...0x9f, 0x61c, 0x200b...0x200f, 0x2028...0x202e, 0x2060...0x2069, 0xfeff: true
-            default: false
-            }
-        }
+        !text.unicodeScalars.contains { ta_approval_escapes(UInt($0.value)) }
     }
 
     /// `line` in at most `columns - 1` columns of a terminal, or `maxColumnsWithoutTerminal`

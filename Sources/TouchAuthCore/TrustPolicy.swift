@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: Apache-2.0
+internal import CConfig
 /// Whether this attempt may use the fingerprint at all, before the sensor is opened: the
 /// lockout, then Apple's trust rules (docs/POLICY.md#lockout, docs/POLICY.md#presence). Pure: the clock, the boot id, the
 /// prints and the account's password are inputs.
@@ -58,7 +59,7 @@ public struct TrustPolicy: Sendable {
     /// ask this too, so they say what the next prompt does.)
     public func isLockedOut(_ state: UserState, now: Int) -> Bool {
         guard let lockedAt = state.lockedAt else { return state.reachedThreshold(lockoutThreshold) }
-        return !(unlockTime > 0 && now - lockedAt >= unlockTime)
+        return !ta_lockout_over(Int64(unlockTime), Int64(lockedAt), Int64(now))
     }
 
     public func decide(_ state: UserState, _ facts: Facts) -> Decision {
