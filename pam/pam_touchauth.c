@@ -218,28 +218,30 @@ static int helper_setuid_root(const struct config_values *opts)
  * A locker that reads the password first (clients.h) is asked one
  * PAM_PROMPT_ECHO_OFF, whose text it never shows; it answers with what was
  * typed before Enter.  Typed: the password, PAM_AUTHTOK for pam_unix.so
- * try_first_pass, at once (userFallback).  Empty: the person asks for the
- * finger (TA_SUCCESS here means "go on to the sensor").  No answer: the
- * next module asks (systemCancel).
+ * try_first_pass, at once (*outcome userFallback).  Empty: the person asks
+ * for the finger (returns 1, *outcome untouched).  No answer: the next module
+ * asks (*outcome systemCancel).  Returns 0 but for the finger.
  */
-static enum ta_outcome ask_first(pam_handle_t *pamh)
+static int ask_first(pam_handle_t *pamh, enum ta_outcome *outcome)
 {
 	char *answer = NULL;
-	enum ta_outcome outcome = TA_USER_FALLBACK;
+	int finger = 0;
 
 	if (pam_prompt(pamh, PAM_PROMPT_ECHO_OFF, &answer, "Password: ") != PAM_SUCCESS ||
 	    answer == NULL) {
 		pam_syslog(pamh, LOG_ERR, "the locker gave no answer");
 		free(answer);
-		return TA_SYSTEM_CANCEL;
+		*outcome = TA_SYSTEM_CANCEL;
+		return 0;
 	}
+	*outcome = TA_USER_FALLBACK;
 	if (answer[0] == '\0')
-		outcome = TA_SUCCESS;
+		finger = 1;
 	else if (pam_set_item(pamh, PAM_AUTHTOK, answer) != PAM_SUCCESS)
 		pam_syslog(pamh, LOG_ERR, "cannot hand the typed password on");
 	explicit_bzero(answer, strlen(answer));
 	free(answer);
-	return outcome;
+	return finger;
 }
 
 /*
@@ -503,8 +505,8 @@ PAM_EXTERN int pam_sm_authenticate(pam_handle_t *pamh, int flags, int argc, cons
 					   "the helper is not setuid root");
 			goto out;
 		}
-		v = (struct verdict){ .outcome = ask_first(pamh), .strikes = -1 };
-		if (v.outcome != TA_SUCCESS)
+		v = (struct verdict){ .strikes = -1 };
+		if (!ask_first(pamh, &v.outcome))
 			goto audit;
 	}
 	presence = presence_decide(pamh, &opts, service, uid, &term);
