@@ -44,14 +44,14 @@ suites() {
     $f format single "C formatting (clang-format, pam/.clang-format)" make -s -C pam format-check
     $f spdx counted "license: every source file carries its SPDX line (Apache-2.0, LICENSE)" tests/spdx.sh
     $f docs-refs counted "docs: every reference to a document's heading resolves (a slug, never a section number)" tests/docs_refs.sh
-    $f c counted "C unit tests (reply parser, helper spawn, terminal, held signals, lockers asked first, exported symbols, config file checks)" make -s -C pam check
+    $f c counted "C unit tests (reply parser, helper spawn, terminal, held signals, lockers asked first, the keyring rule, exported symbols, config file checks)" make -s -C pam check
     $f config-shim counted "config files: the shim's dump" pam/tests/check_config_files.sh pam/tests/config_dump
     $f config-helper counted "config files: the helper's dump" pam/tests/check_config_files.sh "$HELPER_BIN" config-dump --config
     $f config-perms counted "config file checks (owner, mode, links, size): the helper's dump" sh pam/tests/test_config_files_perms.sh "$HELPER_BIN" config-dump --config
     $f fake-helpers counted "e2e: faulty helpers never authenticate" tests/e2e/sandbox.sh pam/tests/e2e_fake_helpers.sh
     $f security counted "e2e: security (user names, links and owners, faults, socket mode, valgrind)" tests/e2e/security.sh
     $f unprivileged counted "e2e: unprivileged callers (real sudo vs the caller's env, setuid helper for screen lockers)" tests/e2e/unprivileged.sh
-    $f fuzz-c exact "fuzz: the shim's reply and option parsers (libFuzzer, ASan+UBSan)" pam/fuzz/run.sh
+    $f fuzz-c exact "fuzz: the shim's reply and option parsers, the keyring rule's stack scan (libFuzzer, ASan+UBSan)" pam/fuzz/run.sh
     $f fuzz-swift exact "fuzz: the helper's config, request and state decoders (Swift libFuzzer, ASan)" tests/fuzz/run.sh
     $f core counted "e2e: core flow (virtual sensor, pam_unix, pamtester)" tests/e2e/core_flow.sh
     $f readers counted "e2e: the readers at hand (two virtual readers, a closed lid, a removable port, one unplugged)" tests/e2e/readers.sh
@@ -64,6 +64,7 @@ suites() {
     $f lockers counted "e2e: screen lockers for real (vlock; i3lock, xsecurelock on Xvfb and swaylock on headless sway in a fake local session; the setuid helper or not)" tests/e2e/clients_lockers.sh
     $f lightdm counted "e2e: LightDM and its GTK greeter on Xvfb (finger, wrong fingers, locked user, console in front)" tests/e2e/clients_lightdm.sh
     $f gdm counted "e2e: GDM's two stacks as its session workers run them (finger, password while the finger waits, wrong fingers, locked, remote, no greeter)" tests/e2e/clients_gdm.sh
+    $f keyring counted "e2e: the login keyring kept unlocked (the real pam_gnome_keyring and gnome-keyring-daemon: login by password unlocks it, the finger not offered; finger_at_keyring_login; GDM's unlock, polkit keep the finger)" tests/e2e/keyring.sh
     $f presence counted "e2e: presence (fake logind sessions, no terminal, no display, real su)" tests/e2e/presence.sh
     $f sshd counted "e2e: network logins through real sshd on loopback (password, keyboard-interactive, key after a failed password, MaxAuthTries)" tests/e2e/sshd.sh
     $f cli counted "e2e: the touchauth command (enroll, list, delete, verify, enable/disable, doctor and its summary line; match-on-chip; --version everywhere; translated output; completions)" tests/e2e/cli.sh
@@ -74,7 +75,7 @@ suites() {
 }
 # The suites whose checks a filter can pick: the e2e suites count through check() in
 # tests/e2e/lib.sh (which reads TOUCHAUTH_CHECK_FILTER), swift through swift test --filter.
-FILTERABLE=" swift security unprivileged core lockout stacks slow-disk terminal doas polkit lockers lightdm gdm presence sshd cli demo fprintd install "
+FILTERABLE=" swift security unprivileged core lockout stacks slow-disk terminal doas polkit lockers lightdm gdm keyring presence sshd cli demo fprintd install "
 
 source "$(dirname "$0")/lib.sh"
 COUNTS="$ROOT/tests/counts"
