@@ -128,6 +128,10 @@ static enum keyring_scan scan_file(struct scan *s, const char *name, int depth)
 		return KEYRING_NONE;
 	}
 	len = s->source->read(s->source->ctx, fname, text, KEYRING_FILE_MAX + 1);
+	if (len == KEYRING_READ_MISSING) {
+		free(text);
+		return KEYRING_NONE;
+	}
 	if (len < 0 || len > KEYRING_FILE_MAX) {
 		s->unknown = 1;
 		name_copy(s->found->file, fname);
@@ -213,8 +217,10 @@ static long files_read(void *ctx, const char *name, char *buf, size_t size)
 	char path[CONFIG_PATH_MAX + KEYRING_NAME_MAX + 2];
 	long n;
 
-	if (name[0] == '/')
-		return read_path(name, buf, size);
+	if (name[0] == '/') {
+		n = read_path(name, buf, size);
+		return n < 0 && errno == ENOENT ? KEYRING_READ_MISSING : n;
+	}
 	if (strchr(name, '/') != NULL || strcmp(name, ".") == 0 || strcmp(name, "..") == 0)
 		return -1;
 	snprintf(path, sizeof(path), "%s/%s", f->pam_dir, name);
@@ -224,7 +230,7 @@ static long files_read(void *ctx, const char *name, char *buf, size_t size)
 		snprintf(path, sizeof(path), "%s/other", f->pam_dir);
 		n = read_path(path, buf, size);
 	}
-	return n;
+	return n < 0 && errno == ENOENT ? KEYRING_READ_MISSING : n;
 }
 
 static int files_present(void *ctx, const char *module)
@@ -258,7 +264,7 @@ int keyring_screen_unlock(const char *service)
 	return strncmp(service, "gdm-", 4) == 0 && reauth != NULL && strcmp(reauth, "1") == 0;
 }
 
-const char *keyring_refusal(const struct config_values *opts, const char *pam_dir,
+const char *keyring_refusal(int finger_at_keyring_login, const char *pam_dir,
 			    const char *const *module_dirs, const char *service, char *why,
 			    size_t len, int *offered_locked)
 {
@@ -271,7 +277,7 @@ const char *keyring_refusal(const struct config_values *opts, const char *pam_di
 	scan = keyring_stack_unlocks(pam_dir, module_dirs, service, &found);
 	if (scan == KEYRING_NONE)
 		return NULL;
-	if (opts->finger_at_keyring_login) {
+	if (finger_at_keyring_login) {
 		*offered_locked = scan == KEYRING_UNLOCKS;
 		return NULL;
 	}

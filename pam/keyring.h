@@ -43,9 +43,12 @@ enum keyring_scan {
 /*
  * How the scan reads: READ puts the text of the PAM file NAME (a service
  * name, or a path as written after include/substack/@include) into buf (at
- * most size bytes) and returns its length, or -1; PRESENT says whether the
- * module NAME (as written on the line) is installed.
+ * most size bytes) and returns its length; KEYRING_READ_MISSING when there is
+ * no such file (nothing there: libpam skips it too), -1 when it cannot be read
+ * (the scan cannot tell).  PRESENT says whether the module NAME (as written on
+ * the line) is installed.
  */
+#define KEYRING_READ_MISSING (-2)
 struct keyring_source {
 	long (*read)(void *ctx, const char *name, char *buf, size_t size);
 	int (*present)(void *ctx, const char *module);
@@ -74,11 +77,12 @@ int keyring_screen_unlock(const char *service);
  * The rule.  NULL: the finger may be offered.  Otherwise why not, in one line
  * (why[], the log's words), for a service that starts a session and whose stack
  * unlocks a keyring (or cannot be read: the password, which keeps the keyring
- * unlocked), unless opts->finger_at_keyring_login or a screen unlock.
+ * unlocked), unless finger_at_keyring_login (the key's value) or a screen
+ * unlock.
  * *offered_locked is set to 1 when the key lets the finger in at such a
  * service (the keyring then stays locked: doctor's line).
  */
-const char *keyring_refusal(const struct config_values *opts, const char *pam_dir,
+const char *keyring_refusal(int finger_at_keyring_login, const char *pam_dir,
 			    const char *const *module_dirs, const char *service, char *why,
 			    size_t len, int *offered_locked);
 

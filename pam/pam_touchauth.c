@@ -261,8 +261,8 @@ static int keeps_keyring(pam_handle_t *pamh, const struct config_values *opts, c
 	if (!client_starts_session(service))
 		return 0;
 	module_dirs(libpam_dir, own_dir, dirs);
-	refusal =
-	    keyring_refusal(opts, "/etc/pam.d", dirs, service, why, sizeof(why), &offered_locked);
+	refusal = keyring_refusal(opts->finger_at_keyring_login, "/etc/pam.d", dirs, service, why,
+				  sizeof(why), &offered_locked);
 	if (refusal != NULL) {
 		pam_syslog(pamh, LOG_INFO, "user %s: %s", user, refusal);
 		return 1;

@@ -10,6 +10,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "clients.h"
@@ -37,7 +38,8 @@ static long fake_read(void *ctx, const char *name, char *buf, size_t size)
 			return (long)len;
 		}
 	}
-	return -1;
+	/* A name that starts with "unreadable" is there but cannot be read. */
+	return strncmp(name, "unreadable", 10) == 0 ? -1 : KEYRING_READ_MISSING;
 }
 
 static int fake_present(void *ctx, const char *module)
@@ -143,9 +145,12 @@ static void scans(void)
 	expect("the module name as an argument of another module is not a keyring line",
 	       FILES("svc", "auth optional pam_exec.so /usr/lib/pam_gnome_keyring.so\n"), NULL,
 	       KEYRING_NONE, NULL, 0);
-	expect("an included file that cannot be read: cannot tell",
-	       FILES("svc", "auth required pam_unix.so\n@include common-gone\n"), NULL,
-	       KEYRING_UNKNOWN, "common-gone", 0);
+	expect("an included file that is there but cannot be read: cannot tell",
+	       FILES("svc", "auth required pam_unix.so\n@include unreadable-auth\n"), NULL,
+	       KEYRING_UNKNOWN, "unreadable-auth", 0);
+	expect("an included file that does not exist: nothing there (libpam skips it too)",
+	       FILES("svc", "auth required pam_unix.so\n@include common-gone\nauth include gone\n"),
+	       NULL, KEYRING_NONE, NULL, 0);
 	expect("an include loop: cannot tell (held to libpam's depth)",
 	       FILES("svc", "auth include a\n", "a", "auth substack svc\n"), NULL, KEYRING_UNKNOWN,
 	       "a", 0);
@@ -157,8 +162,8 @@ static void scans(void)
 		     "f", "auth required pam_unix.so\n"),
 	       NULL, KEYRING_UNKNOWN, "a", 0);
 	expect("a keyring line after an unreadable include still counts",
-	       FILES("svc", "auth include gone\nauth optional pam_gnome_keyring.so\n"), NULL,
-	       KEYRING_UNLOCKS, "svc", 2);
+	       FILES("svc", "auth include unreadable-x\nauth optional pam_gnome_keyring.so\n"),
+	       NULL, KEYRING_UNLOCKS, "svc", 2);
 }
 
 static void rules(void)
@@ -193,7 +198,8 @@ static void rules(void)
 	config_defaults(&opts);
 	truth("the default: finger_at_keyring_login = no", opts.finger_at_keyring_login == 0);
 	for (const char **s = services; *s != NULL; s++) {
-		const char *r = keyring_refusal(&opts, dir, dirs, *s, why, sizeof(why), &locked);
+		const char *r = keyring_refusal(opts.finger_at_keyring_login, dir, dirs, *s, why,
+						sizeof(why), &locked);
 
 		if ((r != NULL) != client_starts_session(*s) || locked)
 			refused_where_wanted = 0;
@@ -202,33 +208,39 @@ static void rules(void)
 	      "sddm; not at sudo, su, i3lock, kde, polkit-1",
 	      refused_where_wanted);
 	truth("the reason names the module, the file and the line",
-	      keyring_refusal(&opts, dir, dirs, "login", why, sizeof(why), &locked) != NULL &&
+	      keyring_refusal(opts.finger_at_keyring_login, dir, dirs, "login", why, sizeof(why),
+			      &locked) != NULL &&
 		  strstr(why, "pam_gnome_keyring.so") != NULL &&
 		  strstr(why, "login line 2") != NULL);
 	setenv("GDM_SESSION_FOR_REAUTH", "1", 1);
 	truth("a GDM unlock (GDM_SESSION_FOR_REAUTH=1): the finger at gdm-password and "
 	      "gdm-fingerprint",
-	      keyring_refusal(&opts, dir, dirs, "gdm-password", why, sizeof(why), &locked) ==
-		      NULL &&
-		  keyring_refusal(&opts, dir, dirs, "gdm-fingerprint", why, sizeof(why), &locked) ==
-		      NULL);
+	      keyring_refusal(opts.finger_at_keyring_login, dir, dirs, "gdm-password", why,
+			      sizeof(why), &locked) == NULL &&
+		  keyring_refusal(opts.finger_at_keyring_login, dir, dirs, "gdm-fingerprint", why,
+				  sizeof(why), &locked) == NULL);
 	truth("...but not at login or lightdm, whose programs never set it",
-	      keyring_refusal(&opts, dir, dirs, "login", why, sizeof(why), &locked) != NULL &&
-		  keyring_refusal(&opts, dir, dirs, "lightdm", why, sizeof(why), &locked) != NULL);
+	      keyring_refusal(opts.finger_at_keyring_login, dir, dirs, "login", why, sizeof(why),
+			      &locked) != NULL &&
+		  keyring_refusal(opts.finger_at_keyring_login, dir, dirs, "lightdm", why,
+				  sizeof(why), &locked) != NULL);
 	setenv("GDM_SESSION_FOR_REAUTH", "0", 1);
 	truth("GDM_SESSION_FOR_REAUTH other than 1: a login",
-	      keyring_refusal(&opts, dir, dirs, "gdm-password", why, sizeof(why), &locked) != NULL);
+	      keyring_refusal(opts.finger_at_keyring_login, dir, dirs, "gdm-password", why,
+			      sizeof(why), &locked) != NULL);
 	unsetenv("GDM_SESSION_FOR_REAUTH");
 	opts.finger_at_keyring_login = 1;
 	truth("finger_at_keyring_login = yes: offered at login, and said to leave the keyring "
 	      "locked",
-	      keyring_refusal(&opts, dir, dirs, "login", why, sizeof(why), &locked) == NULL &&
+	      keyring_refusal(opts.finger_at_keyring_login, dir, dirs, "login", why, sizeof(why),
+			      &locked) == NULL &&
 		  locked == 1);
 	opts.finger_at_keyring_login = 0;
 	snprintf(path, sizeof(path), "%s/pam_gnome_keyring.so", dir);
 	unlink(path);
 	truth("the keyring's module not installed: offered at login",
-	      keyring_refusal(&opts, dir, dirs, "login", why, sizeof(why), &locked) == NULL);
+	      keyring_refusal(opts.finger_at_keyring_login, dir, dirs, "login", why, sizeof(why),
+			      &locked) == NULL);
 	for (const char **s = services; *s != NULL; s++) {
 		snprintf(path, sizeof(path), "%s/%s", dir, *s);
 		unlink(path);
@@ -236,13 +248,18 @@ static void rules(void)
 	snprintf(path, sizeof(path), "%s/other", dir);
 	f = fopen(path, "w");
 	if (f != NULL) {
-		fputs("auth optional /bin/sh\n@include missing\n", f);
+		fputs("auth optional /bin/sh\n@include unreadable\n", f);
 		fclose(f);
 	}
+	snprintf(path, sizeof(path), "%s/unreadable", dir);
+	mkdir(path, 0700); /* read(2) of a directory: EISDIR */
 	truth("no file of its own: libpam's other is read; there an unreadable include: the "
 	      "password",
-	      keyring_refusal(&opts, dir, dirs, "login", why, sizeof(why), &locked) != NULL &&
-		  strstr(why, "cannot be told (missing") != NULL);
+	      keyring_refusal(opts.finger_at_keyring_login, dir, dirs, "login", why, sizeof(why),
+			      &locked) != NULL &&
+		  strstr(why, "cannot be told (unreadable") != NULL);
+	rmdir(path);
+	snprintf(path, sizeof(path), "%s/other", dir);
 	unlink(path);
 	rmdir(dir);
 }
