@@ -60,6 +60,20 @@ int client_keeps_one_message(const char *service)
 }
 
 /*
+ * The services that start a session on Debian 12 and 13 (util-linux login,
+ * gdm3 43 and 48, lightdm 1.26 and 1.32, sddm 0.19 and 0.21), each the name
+ * its program passes to pam_start; autologin services authenticate nobody.
+ */
+static const char *const session_starters[] = { "login", "gdm-password", "gdm-fingerprint",
+						"lightdm", "sddm" };
+#define NSESSION_STARTERS (sizeof(session_starters) / sizeof(session_starters[0]))
+
+int client_starts_session(const char *service)
+{
+	return listed(service, session_starters, NSESSION_STARTERS);
+}
+
+/*
  * The service names the hosts pass to pam_start on Debian 12 and 13: sudo
  * 1.9 uses sudo-i for -i; util-linux su uses su-l for -l; OpenDoas doas.
  */

@@ -30,6 +30,15 @@ int client_needs_terminal(const char *service);
  */
 int client_keeps_one_message(const char *service);
 
+/*
+ * 1 when SERVICE starts a session with the password typed there: a text
+ * console's login, GDM's login screen (gdm-password, gdm-fingerprint),
+ * LightDM, SDDM.  Where their stack unlocks a keyring with that password, the
+ * finger is not offered (keyring.h).  Screen lockers and sudo are not here:
+ * the keyring is open by then.
+ */
+int client_starts_session(const char *service);
+
 /* The hosts whose own argv says what a touch approves (approval.c). */
 enum client_host {
 	HOST_OTHER, /* unknown: the per-service reason only */

@@ -9,7 +9,9 @@
 #define PAM_SM_AUTH
 #define PAM_SM_ACCOUNT
 
+#include <dlfcn.h>
 #include <errno.h>
+#include <libgen.h>
 #include <fcntl.h>
 #include <limits.h>
 #include <pwd.h>
@@ -28,6 +30,7 @@
 #include "approval.h"
 #include "clients.h"
 #include "helper.h"
+#include "keyring.h"
 #include "lockout.h"
 #include "options.h"
 #include "presence.h"
@@ -212,6 +215,63 @@ static int helper_setuid_root(const struct config_values *opts)
 
 	return stat(opts->helper, &st) == 0 && S_ISREG(st.st_mode) && st.st_uid == 0 &&
 	       (st.st_mode & S_ISUID) != 0;
+}
+
+/*
+ * Where libpam finds a module named without a path: the "security" directory
+ * beside libpam itself (Debian's /lib/<multiarch>/security, Fedora's
+ * /usr/lib64/security), and ours, wherever this module was loaded from.
+ */
+static void module_dirs(char libpam_dir[PATH_MAX], char own_dir[PATH_MAX], const char *dirs[3])
+{
+	Dl_info info;
+	int n = 0;
+
+	if (dladdr((void *)pam_get_item, &info) != 0 && info.dli_fname != NULL &&
+	    snprintf(libpam_dir, PATH_MAX, "%s", info.dli_fname) < PATH_MAX) {
+		char *dir = dirname(libpam_dir);
+
+		memmove(libpam_dir, dir, strlen(dir) + 1);
+		if (strlen(libpam_dir) + sizeof("/security") <= PATH_MAX) {
+			strcat(libpam_dir, "/security");
+			dirs[n++] = libpam_dir;
+		}
+	}
+	if (dladdr((void *)pam_sm_authenticate, &info) != 0 && info.dli_fname != NULL &&
+	    snprintf(own_dir, PATH_MAX, "%s", info.dli_fname) < PATH_MAX) {
+		char *dir = dirname(own_dir);
+
+		memmove(own_dir, dir, strlen(dir) + 1);
+		dirs[n++] = own_dir;
+	}
+	dirs[n] = NULL;
+}
+
+/*
+ * A login whose stack unlocks a keyring with the password (keyring.h): the
+ * password, so that the keyring is unlocked; one line in the log says why.
+ */
+static int keeps_keyring(pam_handle_t *pamh, const struct config_values *opts, const char *user,
+			 const char *service)
+{
+	char libpam_dir[PATH_MAX], own_dir[PATH_MAX], why[1024];
+	const char *dirs[3], *refusal;
+	int offered_locked;
+
+	if (!client_starts_session(service))
+		return 0;
+	module_dirs(libpam_dir, own_dir, dirs);
+	refusal = keyring_refusal(opts->finger_at_keyring_login, "/etc/pam.d", dirs, service, why,
+				  sizeof(why), &offered_locked);
+	if (refusal != NULL) {
+		pam_syslog(pamh, LOG_INFO, "user %s: %s", user, refusal);
+		return 1;
+	}
+	if (offered_locked && opts->debug)
+		pam_syslog(
+		    pamh, LOG_DEBUG,
+		    "finger_at_keyring_login = yes: a finger here leaves the keyring locked");
+	return 0;
 }
 
 /*
@@ -509,6 +569,8 @@ PAM_EXTERN int pam_sm_authenticate(pam_handle_t *pamh, int flags, int argc, cons
 		if (!ask_first(pamh, &v.outcome))
 			goto audit;
 	}
+	if (keeps_keyring(pamh, &opts, user, service))
+		goto out;
 	presence = presence_decide(pamh, &opts, service, uid, &term);
 	if (presence.refusal != NULL) {
 		if (opts.debug)

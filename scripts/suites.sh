@@ -20,14 +20,14 @@ suites() {
     $f spdx counted 5 "license: every source file carries its SPDX line (Apache-2.0, LICENSE)" tests/spdx.sh
     $f mutants counted 5 "mutants: each one in tests/mutants still applies (its old text once in its file)" tests/mutants_apply.sh
     $f docs-refs counted 5 "docs: every reference to a document's heading resolves (a slug, never a section number)" tests/docs_refs.sh
-    $f c counted 8 "C unit tests (reply parser, helper spawn, terminal, held signals, lockers asked first, exported symbols, config file checks)" make -s -C pam check
+    $f c counted 8 "C unit tests (reply parser, helper spawn, terminal, held signals, lockers asked first, the keyring rule, exported symbols, config file checks)" make -s -C pam check
     $f config-shim counted 5 "config files: the shim's dump" pam/tests/check_config_files.sh pam/tests/config_dump
     $f config-helper counted 5 "config files: the helper's dump" pam/tests/check_config_files.sh "$HELPER_BIN" config-dump --config
     $f config-perms counted 5 "config file checks (owner, mode, links, size): the helper's dump" sh pam/tests/test_config_files_perms.sh "$HELPER_BIN" config-dump --config
     $f fake-helpers counted 22 "e2e: faulty helpers never authenticate" tests/e2e/sandbox.sh pam/tests/e2e_fake_helpers.sh
     $f security checks 12 "e2e: security (user names, links and owners, faults, socket mode, valgrind)" tests/e2e/security.sh
     $f unprivileged checks 18 "e2e: unprivileged callers (real sudo vs the caller's env, setuid helper for screen lockers)" tests/e2e/unprivileged.sh
-    $f fuzz-c exact 30 "fuzz: the shim's reply and option parsers (libFuzzer, ASan+UBSan)" pam/fuzz/run.sh
+    $f fuzz-c exact 30 "fuzz: the shim's reply and option parsers, the keyring rule's stack scan (libFuzzer, ASan+UBSan)" pam/fuzz/run.sh
     $f fuzz-swift exact 30 "fuzz: the helper's config, request and state decoders (Swift libFuzzer, ASan)" tests/fuzz/run.sh
     $f core checks 5 "e2e: core flow (virtual sensor, pam_unix, pamtester)" tests/e2e/core_flow.sh
     $f readers counted 8 "e2e: the readers at hand (two virtual readers, a closed lid, a removable port, one unplugged)" tests/e2e/readers.sh
@@ -40,6 +40,7 @@ suites() {
     $f lockers checks 110 "e2e: screen lockers for real (vlock; i3lock, xsecurelock on Xvfb and swaylock on headless sway in a fake local session; the setuid helper or not)" tests/e2e/clients_lockers.sh
     $f lightdm checks 62 "e2e: LightDM and its GTK greeter on Xvfb (finger, wrong fingers, locked user, console in front)" tests/e2e/clients_lightdm.sh
     $f gdm checks 5 "e2e: GDM's two stacks as its session workers run them (finger, password while the finger waits, wrong fingers, locked, remote, no greeter)" tests/e2e/clients_gdm.sh
+    $f keyring checks 10 "e2e: the login keyring kept unlocked (the real pam_gnome_keyring and gnome-keyring-daemon: login by password unlocks it, the finger not offered; finger_at_keyring_login; GDM's unlock, polkit keep the finger)" tests/e2e/keyring.sh
     $f presence checks 13 "e2e: presence (fake logind sessions, no terminal, no display, real su)" tests/e2e/presence.sh
     $f sshd checks 23 "e2e: network logins through real sshd on loopback (password, keyboard-interactive, key after a failed password, MaxAuthTries)" tests/e2e/sshd.sh
     $f cli checks 17 "e2e: the touchauth command (enroll, list, delete, verify, enable/disable, doctor and its summary line; match-on-chip; --version everywhere; translated output; completions)" tests/e2e/cli.sh
@@ -58,12 +59,13 @@ MUTATION_MAP=(
     "pam/presence.c|core gdm terminal presence polkit sshd lockers cli"
     "pam/logind.h|gdm presence terminal"
     "pam/terminal.c|c terminal doas"
-    "pam/clients.c|c core lockers terminal"
+    "pam/clients.c|c keyring core lockers terminal"
+    "pam/keyring.c|c keyring cli"
     "pam/approval.c|c terminal doas"
     "pam/protocol.c|c fake-helpers core"
     "pam/helper.c|c fake-helpers core terminal doas"
     "pam/spawn.c|c fake-helpers core terminal security unprivileged slow-disk"
-    "pam/pam_touchauth.c|c stacks security core gdm terminal presence unprivileged fake-helpers sshd lockers lockout"
+    "pam/pam_touchauth.c|c keyring stacks security core gdm terminal presence unprivileged fake-helpers sshd lockers lockout"
     "pam/config*|c config-shim config-perms"
     "pam/options.c|c core"
     "pam/lockout.c|lockout install"
