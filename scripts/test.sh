@@ -64,6 +64,7 @@ suites() {
     $f lockers counted "e2e: screen lockers for real (vlock; i3lock, xsecurelock on Xvfb and swaylock on headless sway in a fake local session; the setuid helper or not)" tests/e2e/clients_lockers.sh
     $f lightdm counted "e2e: LightDM and its GTK greeter on Xvfb (finger, wrong fingers, locked user, console in front)" tests/e2e/clients_lightdm.sh
     $f gdm counted "e2e: GDM's two stacks as its session workers run them (finger, password while the finger waits, wrong fingers, locked, remote, no greeter)" tests/e2e/clients_gdm.sh
+    $f gnome counted "e2e: GNOME's lock screen for real (gnome-shell 43 headless; GDM stand-in running the real PAM stacks, real fprintd; finger, wrong fingers, locked user, password while armed, README's stacks)" tests/e2e/clients_gnome.sh
     $f presence counted "e2e: presence (fake logind sessions, no terminal, no display, real su)" tests/e2e/presence.sh
     $f sshd counted "e2e: network logins through real sshd on loopback (password, keyboard-interactive, key after a failed password, MaxAuthTries)" tests/e2e/sshd.sh
     $f cli counted "e2e: the touchauth command (enroll, list, delete, verify, enable/disable, doctor and its summary line; match-on-chip; --version everywhere; translated output; completions)" tests/e2e/cli.sh
@@ -74,7 +75,7 @@ suites() {
 }
 # The suites whose checks a filter can pick: the e2e suites count through check() in
 # tests/e2e/lib.sh (which reads TOUCHAUTH_CHECK_FILTER), swift through swift test --filter.
-FILTERABLE=" swift security unprivileged core lockout stacks slow-disk terminal doas polkit lockers lightdm gdm presence sshd cli demo fprintd install "
+FILTERABLE=" swift security unprivileged core lockout stacks slow-disk terminal doas polkit lockers lightdm gdm gnome presence sshd cli demo fprintd install "
 
 source "$(dirname "$0")/lib.sh"
 COUNTS="$ROOT/tests/counts"
