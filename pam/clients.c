@@ -60,6 +60,25 @@ int client_keeps_one_message(const char *service)
 }
 
 /*
+ * GDM's password conversation.  GDM 43 (Debian 12) runs gdm-password and,
+ * whenever fprintd offers a reader, gdm-fingerprint side by side; its shell
+ * (js/gdm/util.js) shows gdm-password's messages where the password field
+ * goes and asks for the password only when that stack prompts.  With our line
+ * in common-auth (pam-auth-update --enable touchauth), which gdm-password
+ * includes, the real gnome-shell showed our hint instead of the password
+ * field, held a typed password until our timeout, and had two helpers arm one
+ * reader (tests/e2e/clients_gnome.sh, NOTES.md).  The finger is
+ * gdm-fingerprint's (examples/pam.d/gdm-fingerprint).
+ */
+static const char *const password_only[] = { "gdm-password" };
+#define NPASSWORD_ONLY (sizeof(password_only) / sizeof(password_only[0]))
+
+int client_password_only(const char *service)
+{
+	return listed(service, password_only, NPASSWORD_ONLY);
+}
+
+/*
  * The service names the hosts pass to pam_start on Debian 12 and 13: sudo
  * 1.9 uses sudo-i for -i; util-linux su uses su-l for -l; OpenDoas doas.
  */

@@ -30,6 +30,14 @@ int client_needs_terminal(const char *service);
  */
 int client_keeps_one_message(const char *service);
 
+/*
+ * 1 when SERVICE is the password conversation of a display manager that runs
+ * the fingerprint in a conversation of its own beside it: GDM's gdm-password
+ * (gdm-fingerprint beside it). The module steps aside there, so that the
+ * password field is up at once; the finger is gdm-fingerprint's.
+ */
+int client_password_only(const char *service);
+
 /* The hosts whose own argv says what a touch approves (approval.c). */
 enum client_host {
 	HOST_OTHER, /* unknown: the per-service reason only */

@@ -469,29 +469,46 @@ check "4. ...the helper is gone, nothing left in the session" stopped_conversati
 check "4. ...no strike" test "$(strikes)" = 0
 
 # =================================================================================================
-echo "# 5. README's stacks: pam-auth-update --enable touchauth puts the finger into gdm-password too"
+echo "# 5. README's stacks: pam-auth-update --enable touchauth puts our line into gdm-password too"
+# (common-auth, which gdm-password includes). The module steps aside in gdm-password
+# (clients.c, client_password_only): the password field at once, the finger gdm-fingerprint's.
 stacks readme
 fresh_state
 lock
-wait_log "signal Info gdm-password" 15
+wait_log "signal SecretInfoQuery gdm-password" 15
 wait_log "[gdm-fingerprint] info: $PROMPT" 15
-sleep 1
-state
+wait_listening
+wait_state message "$HINT" 10
 OUT="$ST
 $(log_since)"
-echo "$OUT" | sed -n 's/^signal \(Info\|SecretInfoQuery\|Problem\)/#   5. &/p'
-echo "#   5. the shell shows: message '$(st message)', password field $(st entry)"
+echo "#   5. the shell shows: message '$(st message)', password field $(st entry), hint '$(st hint)'"
+check "5. the password field is up at once (gdm-password prompts; none of our lines in its conversation)" \
+    eval 'has "signal SecretInfoQuery gdm-password | Password:" && ! has "signal Info gdm-password" && [ "$(st entry)" = True ] && [ "$(st hint)" = Password ]'
+check "5. ...the finger is offered by gdm-fingerprint alone (the shell's hint '$HINT')" \
+    eval 'has "signal Info gdm-fingerprint | $PROMPT" && [ "$(st message)" = "$HINT" ]'
 shot readme
 echo "#   OCR: $(ocr readme)"
-check "5. the password field is there at once in gdm-password (no finger line in its conversation)" \
-    eval '! has "signal Info gdm-password | $PROMPT" && [ "$(st entry)" = True ]'
-type_text "$TPASS"
-unlocked 30
+touch_sensor "$FINGER"
+unlocked 15
 OUT="$ST
 $(log_since)"
-echo "#   5. the auth prompt's messages: $(st msgs)"
-check "5. the password unlocks" test "$(st locked)" = False
+sensor_done
+check "5. ...the finger unlocks (gdm-fingerprint)" \
+    eval '[ "$(st locked)" = False ] && has "signal VerificationComplete gdm-fingerprint"'
 stopped_conversations
+lock
+wait_log "[gdm-fingerprint] info: $PROMPT" 15
+wait_listening
+T0=$(now_ms)
+type_text "$TPASS"
+unlocked 15
+OUT="$ST
+$(log_since)"
+echo "#   5. unlocked $(($(now_ms) - T0)) ms after the typing (with the polls)"
+check "5. the password typed at once unlocks at once (gdm-password: pam_unix, no finger timeout first)" \
+    eval '[ "$(st locked)" = False ] && has "signal VerificationComplete gdm-password" && ! has "[gdm-password] error:"'
+check "5. ...no armed sensor behind, nothing left in the session" eval '! listening && stopped_conversations'
+check "5. ...no strike" test "$(strikes)" = 0
 stacks example
 
 # =================================================================================================

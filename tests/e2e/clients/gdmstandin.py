@@ -88,6 +88,7 @@ class Conversation:
     def __init__(self, channel, service, user):
         self.channel, self.service, self.user = channel, service, user
         self.result = None
+        self.done = False
         self.proc = Gio.Subprocess.new(worker_cmd + [user, service],
                                        Gio.SubprocessFlags.STDIN_PIPE | Gio.SubprocessFlags.STDOUT_PIPE)
         self.pid = int(self.proc.get_identifier())
@@ -131,6 +132,8 @@ class Conversation:
             log(f"answer to {self.service} lost: {e.message}")
 
     def stop(self):
+        if self.done:
+            return
         log(f"stopping {self.service} pid {self.pid} with SIGTERM")
         self.proc.send_signal(signal.SIGTERM)
 
@@ -139,6 +142,7 @@ class Conversation:
             proc.wait_finish(res)
         except GLib.Error:
             pass
+        self.done = True
         status = proc.get_exit_status() if proc.get_if_exited() else -proc.get_term_sig()
         log(f"worker {self.service} exit {status}")
         self.channel.exited(self, status)
@@ -151,6 +155,7 @@ class Channel:
         self.user = user
         self.conn = None
         self.conversations = {}
+        self.closed = False     # a conversation verified the user: nothing more starts
         self.pending = []       # pam_wrapper copies its service dir in pam_start: one at a time
         self.starting = None
         # An abstract socket: the shell runs as the user, this as root.
@@ -180,6 +185,10 @@ class Channel:
         if method in ("BeginVerificationForUser", "BeginVerification"):
             service = args[0]
             user = args[1] if len(args) > 1 else self.user
+            if self.closed:
+                invocation.return_dbus_error("org.gnome.DisplayManager.Session.Error.WrongState",
+                                             "the reauthentication is over")
+                return
             if service in self.conversations:
                 invocation.return_dbus_error("org.gnome.DisplayManager.Session.Error.WrongState",
                                              "conversation already running")
@@ -212,9 +221,13 @@ class Channel:
             self.start_next()
         if self.conversations.get(conv.service) is not conv:
             return
-        if status == 0:
+        # Verified: pam_authenticate, pam_acct_mgmt and pam_setcred succeeded (a worker stopped
+        # with SIGTERM exits 0 too, as gdm-session-worker's handler does, with no result).
+        if status == 0 and conv.result == "Success" and not self.closed:
             self.emit("VerificationComplete", conv.service)
             unlock_session()
+            # close_transient_session: the channel's other conversations end with it.
+            self.closed = True
             for other in list(self.conversations.values()):
                 if other is not conv:
                     other.stop()
