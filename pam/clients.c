@@ -79,6 +79,21 @@ int client_password_only(const char *service)
 }
 
 /*
+ * GDM's shell (js/gdm/util.js, _onInfo) shows gdm-fingerprint's PAM_TEXT_INFO
+ * lines only as its own hint "(or place finger on reader)" (or "swipe"), and
+ * its PAM_ERROR_MSG lines as they are; a PAM_AUTHINFO_UNAVAIL ends the
+ * conversation with no message.  Seen with the real gnome-shell 43
+ * (clients_gnome.sh): a locked-out user read that hint, not our reason.
+ */
+static const char *const hides_info[] = { "gdm-fingerprint" };
+#define NHIDES_INFO (sizeof(hides_info) / sizeof(hides_info[0]))
+
+int client_hides_info(const char *service)
+{
+	return listed(service, hides_info, NHIDES_INFO);
+}
+
+/*
  * The service names the hosts pass to pam_start on Debian 12 and 13: sudo
  * 1.9 uses sudo-i for -i; util-linux su uses su-l for -l; OpenDoas doas.
  */

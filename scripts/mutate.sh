@@ -41,12 +41,12 @@ MAP=(
     "pam/presence.c|core gdm terminal presence polkit sshd lockers cli"
     "pam/logind.h|gdm presence terminal"
     "pam/terminal.c|c terminal doas"
-    "pam/clients.c|c core lockers terminal"
+    "pam/clients.c|c core lockers terminal gnome"
     "pam/approval.c|c terminal doas"
     "pam/protocol.c|c fake-helpers core"
     "pam/helper.c|c fake-helpers core terminal doas"
     "pam/spawn.c|c fake-helpers core terminal security unprivileged slow-disk"
-    "pam/pam_touchauth.c|c stacks security core gdm terminal presence unprivileged fake-helpers sshd lockers lockout"
+    "pam/pam_touchauth.c|c stacks security core gdm terminal presence unprivileged fake-helpers sshd lockers lockout gnome"
     "pam/config*|c config-shim config-perms"
     "pam/options.c|c core"
     "pam/lockout.c|lockout install"
@@ -74,7 +74,7 @@ MAP=(
 declare -A USUAL=([build]=60 [swift]=40 [format]=10 [spdx]=5 [c]=8 [config-shim]=5
     [config-helper]=5 [config-perms]=5 [fake-helpers]=22 [security]=12 [unprivileged]=18
     [fuzz-c]=30 [fuzz-swift]=30 [core]=5 [lockout]=160 [stacks]=15 [slow-disk]=28 [terminal]=8 [doas]=8
-    [polkit]=18 [lockers]=110 [lightdm]=62 [gdm]=5 [presence]=13 [sshd]=23 [cli]=17 [demo]=30
+    [polkit]=18 [lockers]=110 [lightdm]=62 [gdm]=5 [gnome]=30 [presence]=13 [sshd]=23 [cli]=17 [demo]=30
     [fprintd]=60 [install]=110 [readers]=8)
 limit_for() {
     if [ -n "${MUTATE_SUITE_TIMEOUT:-}" ]; then echo "$MUTATE_SUITE_TIMEOUT"

@@ -83,6 +83,26 @@ static void check_password_only(void)
 	}
 }
 
+/* GDM's shell hides gdm-fingerprint's info lines; no other client's. */
+static void check_hides_info(void)
+{
+	static const char *const others[] = { "gdm-password",	 "gdm-fingerprint2",
+					      "GDM-FINGERPRINT", "gdm",
+					      "lightdm",	 "sudo",
+					      "polkit-1",	 "" };
+	int bad = !client_hides_info("gdm-fingerprint");
+
+	for (size_t i = 0; i < sizeof(others) / sizeof(others[0]); i++)
+		bad += client_hides_info(others[i]);
+	if (bad == 0) {
+		passed++;
+		printf("ok   - gdm-fingerprint's client hides info lines, no other does\n");
+	} else {
+		failed++;
+		printf("FAIL - client_hides_info: %d wrong\n", bad);
+	}
+}
+
 int main(void)
 {
 	static const char *const i3lock[] = { "i3lock", NULL };
@@ -110,6 +130,7 @@ int main(void)
 	       containing);
 	check_needs_terminal();
 	check_password_only();
+	check_hides_info();
 	printf("%d passed, %d failed\n", passed, failed);
 	return failed == 0 ? 0 : 1;
 }

@@ -424,25 +424,48 @@ stopped_conversations
 
 # =================================================================================================
 echo "# 3. a locked-out user: our reason, and the password"
-set_state 5 "$(($(date +%s) - 60))"
+# The lockout as the helper leaves it: the state file and its marker <uid>.locked ("inode ctime-s
+# ctime-ns locked_at strikes", lockout.h): the module refuses at once, from the marker.
+LOCKED_AT=$(($(date +%s) - 60))
+set_state 5 "$LOCKED_AT"
+$PY -c 'import os, sys
+st = os.stat(sys.argv[1])
+print(st.st_ino, st.st_ctime_ns // 10**9, st.st_ctime_ns % 10**9, sys.argv[2], 5)' "$STATE/$TUID" "$LOCKED_AT" > "$STATE/$TUID.locked"
+chmod 0600 "$STATE/$TUID.locked"
 lock
 wait_log "worker gdm-fingerprint exit" 15
 sleep 1   # (the shell's message queue: each message is shown for a while)
 state
 OUT="$ST
 $(log_since)"
-check "3. gdm-fingerprint sends our lockout reason and ends (PAM_AUTHINFO_UNAVAIL: ServiceUnavailable)" \
-    eval 'has "[gdm-fingerprint] info: $LOCKED" && has "signal ServiceUnavailable gdm-fingerprint"'
+check "3. gdm-fingerprint sends our lockout reason as an error (Problem) and ends (PAM_AUTHINFO_UNAVAIL: ServiceUnavailable)" \
+    eval 'has "[gdm-fingerprint] error: $LOCKED" && has "signal Problem gdm-fingerprint | $LOCKED" && has "signal ServiceUnavailable gdm-fingerprint"'
 check "3. ...the sensor was never armed" eval '! listening && ! has "[gdm-fingerprint] info: $PROMPT"'
 echo "#   3. the auth prompt's messages: $(st msgs)"
-check "3. ...the shell shows our reason" eval 'st msgs | grep -qF "Too many failed attempts"'
+check "3. ...the shell shows our reason (GDM's shell shows gdm-fingerprint's info lines only as its hint)" \
+    eval 'st msgs | grep -qF "$LOCKED"'
 shot locked
-echo "#   OCR: $(ocr locked)"
+OUT=$(ocr locked)
+echo "#   OCR: $OUT"
+check "3. ...on the screen (OCR)" has "Too many failed attempts"
 type_text "$TPASS"
 unlocked 15
 OUT="$ST"
 check "3. the password unlocks" test "$(st locked)" = False
 check "3. ...and lifts the lockout (authsucc)" test "$(strikes)" = 0
+stopped_conversations
+# Without the marker the helper decides, and its lockout line is an info line (Message.isError
+# false): GDM's shell shows its hint instead. Reported, not yet changed (NOTES.md).
+rm -f "$STATE/$TUID.locked"
+set_state 5 "$(($(date +%s) - 60))"
+lock
+wait_log "worker gdm-fingerprint exit" 15
+sleep 1
+state
+echo "#   3. locked, no marker (the helper's line): $(log_since | grep '^signal .* gdm-fingerprint' | tr '\n' ';')"
+echo "#   3. ...the auth prompt's messages: $(st msgs)"
+type_text "$TPASS"
+unlocked 15
 stopped_conversations
 
 # =================================================================================================
