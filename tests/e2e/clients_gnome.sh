@@ -27,12 +27,24 @@ source "$E2E/clients/locker_x11.sh"    # gui_packages
 source "$E2E/private_bus.sh"
 STARTED=$(date +%s)
 OUT=""
+# On a fresh Debian 12 the packages pull libpam-systemd (gnome-shell -> dbus-user-session), whose
+# postinst runs pam-auth-update and adds pam_systemd to common-session: /etc/pam.d and
+# pam-auth-update's own state (/var/lib/pam) are saved first and put back after, as they were.
 PAMD_BEFORE=$(cd /etc/pam.d && md5sum -- * | sort)
+PAMSAVE=$(mktemp -d /tmp/touchauth-gnome-pam.XXXXXX)
+cp -a /etc/pam.d "$PAMSAVE/pam.d" && { [ ! -d /var/lib/pam ] || cp -a /var/lib/pam "$PAMSAVE/lib-pam"; } ||
+    { echo "cannot save /etc/pam.d"; echo "0 passed, 1 failed"; exit 1; }
 gui_packages gnome-shell fprintd python3-dbusmock python3-dbus python3-gi gir1.2-glib-2.0 dbus-daemon \
     libpam-wrapper tesseract-ocr tesseract-ocr-eng util-linux python3 gcc libpam0g-dev ||
     { echo "cannot install gnome-shell"; echo "0 passed, 1 failed"; exit 1; }
+if [ "$(cd /etc/pam.d && md5sum -- * | sort)" != "$PAMD_BEFORE" ]; then
+    echo "# installing the packages changed /etc/pam.d ($(cd /etc/pam.d && md5sum -- * | sort | diff - <(echo "$PAMD_BEFORE") | sed -n 's/^< [0-9a-f]*  //p' | tr '\n' ' ')): put back"
+    rm -rf /etc/pam.d && cp -a "$PAMSAVE/pam.d" /etc/pam.d
+    if [ -d "$PAMSAVE/lib-pam" ]; then rm -rf /var/lib/pam && cp -a "$PAMSAVE/lib-pam" /var/lib/pam; fi
+fi
+rm -rf "$PAMSAVE"
 OUT=$(cd /etc/pam.d && md5sum -- * | sort)
-check "(setup) installing gnome-shell and fprintd left /etc/pam.d as it was" test "$OUT" = "$PAMD_BEFORE"
+check "(setup) /etc/pam.d as it was before the packages" test "$OUT" = "$PAMD_BEFORE"
 for tool in gnome-shell /usr/libexec/fprintd dbus-daemon gdbus unshare setpriv tesseract; do
     command -v "$tool" > /dev/null || { echo "missing $tool"; echo "0 passed, 1 failed"; exit 1; }
 done
