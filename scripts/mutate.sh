@@ -49,7 +49,7 @@ MAP=(
     "pam/pam_touchauth.c|c stacks security core gdm terminal presence unprivileged fake-helpers sshd lockers lockout gnome"
     "pam/config*|c config-shim config-perms"
     "pam/options.c|c core"
-    "pam/lockout.c|lockout install"
+    "pam/lockout.c|lockout install gnome"
     "pam/*|c core fake-helpers"
     "Sources/TouchAuthCore/MoCatalog.swift|swift cli"
     "Sources/TouchAuthCore/Approval.swift|swift terminal"
