@@ -544,6 +544,13 @@ PAM_EXTERN int pam_sm_authenticate(pam_handle_t *pamh, int flags, int argc, cons
 		pam_syslog(pamh, LOG_ERR, "cannot determine the service name");
 		goto out;
 	}
+	/* GDM's password conversation: the finger is gdm-fingerprint's (clients.h). */
+	if (client_password_only(service)) {
+		if (opts.debug)
+			pam_syslog(pamh, LOG_DEBUG,
+				   "GDM's password conversation: the finger is gdm-fingerprint's");
+		goto out;
+	}
 	/* Cheapest first: most users a stack sees have no prints (one lstat). */
 	prints = has_print_dir(pamh, &opts, user);
 	if (!prints) {

@@ -40,6 +40,7 @@ suites() {
     $f lockers checks 110 "e2e: screen lockers for real (vlock; i3lock, xsecurelock on Xvfb and swaylock on headless sway in a fake local session; the setuid helper or not)" tests/e2e/clients_lockers.sh
     $f lightdm checks 62 "e2e: LightDM and its GTK greeter on Xvfb (finger, wrong fingers, locked user, console in front)" tests/e2e/clients_lightdm.sh
     $f gdm checks 5 "e2e: GDM's two stacks as its session workers run them (finger, password while the finger waits, wrong fingers, locked, remote, no greeter)" tests/e2e/clients_gdm.sh
+    $f gnome checks 30 "e2e: GNOME's lock screen for real (gnome-shell 43 headless; GDM stand-in running the real PAM stacks, real fprintd; finger, wrong fingers, locked user, password while armed, README's stacks)" tests/e2e/clients_gnome.sh
     $f keyring checks 10 "e2e: the login keyring kept unlocked (the real pam_gnome_keyring and gnome-keyring-daemon: login by password unlocks it, the finger not offered; finger_at_keyring_login; GDM's unlock, polkit keep the finger)" tests/e2e/keyring.sh
     $f presence checks 13 "e2e: presence (fake logind sessions, no terminal, no display, real su)" tests/e2e/presence.sh
     $f sshd checks 23 "e2e: network logins through real sshd on loopback (password, keyboard-interactive, key after a failed password, MaxAuthTries)" tests/e2e/sshd.sh
@@ -59,16 +60,16 @@ MUTATION_MAP=(
     "pam/presence.c|core gdm terminal presence polkit sshd lockers cli"
     "pam/logind.h|gdm presence terminal"
     "pam/terminal.c|c terminal doas"
-    "pam/clients.c|c keyring core lockers terminal"
+    "pam/clients.c|c keyring core lockers terminal gnome"
     "pam/keyring.c|c keyring cli"
     "pam/approval.c|c terminal doas"
     "pam/protocol.c|c fake-helpers core"
     "pam/helper.c|c fake-helpers core terminal doas"
     "pam/spawn.c|c fake-helpers core terminal security unprivileged slow-disk"
-    "pam/pam_touchauth.c|c keyring stacks security core gdm terminal presence unprivileged fake-helpers sshd lockers lockout"
+    "pam/pam_touchauth.c|c keyring stacks security core gdm terminal presence unprivileged fake-helpers sshd lockers lockout gnome"
     "pam/config*|c config-shim config-perms"
     "pam/options.c|c core"
-    "pam/lockout.c|lockout install"
+    "pam/lockout.c|lockout install gnome"
     "pam/contract.h|c swift core lockout terminal"
     "pam/*|c core fake-helpers"
     "Sources/TouchAuthCore/MoCatalog.swift|swift cli"

@@ -88,6 +88,16 @@ session	required	pam_env.so readenv=1 envfile=$T/session.env user_readenv=0
 session	optional	$KR_MODULE auto_start
 EOF
 done
+# GDM's finger conversation as examples/pam.d/gdm-fingerprint has it (the finger required, then
+# the keyring line).
+cat > "$PAMD/gdm-fingerprint" <<EOF
+auth	requisite	pam_nologin.so
+auth	required	$MODULE config=$CONF
+auth	optional	$KR_MODULE
+account	required	pam_permit.so
+session	required	pam_env.so readenv=1 envfile=$T/session.env user_readenv=0
+session	optional	$KR_MODULE auto_start
+EOF
 # The password alone (pam_unix and the keyring), to make a login keyring before a case needs one.
 cat > "$PAMD/keyring-setup" <<EOF
 auth	required	pam_unix.so nodelay
@@ -196,13 +206,17 @@ check "b. ...and the login keyring stays locked (Locked: true): no password reac
 write_config "$CONF" "helper=$HELPER" "state_dir=$STATE" "password_after_boot=no" \
     "password_max_age=0" "password_after_enroll_change=no" "debug=yes"
 
-# --- c. GDM: its login screen as login; its unlock (the same gdm-password) keeps the finger --
+# --- c. GDM: its login screen as login; its unlock (the same two stacks) keeps the finger ----
+# (gdm-password never offers the finger: clients_gnome.sh; the finger is gdm-fingerprint's)
 session_start
 login gdm-password "$TPASS" "$FINGER"
 check "c. gdm-password at the login screen: not offered, the password" \
     eval 'lacks "$PROMPT" && [ "$ARMED" = no ] && has "successfully authenticated"'
-LOGIN_ENV="GDM_SESSION_FOR_REAUTH=1" login gdm-password "" "$FINGER"
-check "c. gdm-password in GDM's unlock (its worker has GDM_SESSION_FOR_REAUTH=1): the finger" \
+login gdm-fingerprint "" "$FINGER"
+check "c. gdm-fingerprint at the login screen: not offered, and that conversation fails (nothing else in it authenticates)" \
+    eval 'lacks "$PROMPT" && [ "$ARMED" = no ] && [ "$RC" != 0 ] && lacks "successfully authenticated"'
+LOGIN_ENV="GDM_SESSION_FOR_REAUTH=1" login gdm-fingerprint "" "$FINGER"
+check "c. gdm-fingerprint in GDM's unlock (its worker has GDM_SESSION_FOR_REAUTH=1): the finger" \
     eval 'has "$PROMPT" && [ "$ARMED" = yes ] && has "successfully authenticated"'
 LOGIN_ENV="GDM_SESSION_FOR_REAUTH=1" login login "$TPASS" "$FINGER"
 check "c. ...that variable means nothing to login: not offered" eval 'lacks "$PROMPT" && [ "$ARMED" = no ]'
