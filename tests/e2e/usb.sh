@@ -97,4 +97,42 @@ in_bed "$EXT,$USB/elanmoc-internal.device" - "$BED_HELPER" status "$TUSER" --con
 check "status: one line each, each with its own port (the bus tells them apart)" \
     eval 'has "elanmoc/0: external (USB port removable)" && has "elanmoc/0: inside the lid (USB port fixed)"'
 
+echo "# a reader that cannot be opened (no replay: every transfer fails): the password, no strike"
+syslog_start
+PAM_RUNNER="in_syslog_ns $USB/bed.sh $EXT -"
+pam solo "$TUSER" ""
+check "no replay: PAM_AUTHINFO_UNAVAIL, the reader 'not available'" \
+    eval 'has "$MSG_UNAVAIL" && has "The fingerprint reader is not available"'
+check "...the driver's error in the log" logged "cannot open elanmoc/0: USB error on device 04f3:0c88"
+check "...no strike (strikes $(strikes))" test "$(strikes)" = 0
+pam full "$TUSER" "$TPASS"
+check "no replay, pam_unix next: the password at once, it logs in" eval 'succeeded && grep -q "Password: " "$T/out"'
+PAM_RUNNER=
+in_syslog_ns "$USB/bed.sh" "$EXT" - "$BED_HELPER" verify --user "$TUSER" --config "$CONF" > "$T/verify.out" 2>&1
+RC=$?; OUT=$(cat "$T/verify.out")
+check "touchauth verify, run directly: fails (status $RC), naming the driver's error" \
+    eval '[ "$RC" != 0 ] && has "verify: cannot open Elan MOC Sensors: USB error on device 04f3:0c88"'
+
+echo "# the lid closed, two readers: the external one is used, the built-in one never opened"
+# The external reader (bus 1) opens from the replay and waits for a finger the recording never
+# gives (its next packets are an enrolment's): the prompt's deadline ends it. The built-in one
+# (bus 2) has no replay: opening it fails and logs "cannot open elanmoc/0".
+lid closed
+: > "$T/syslog"
+PAM_RUNNER="in_syslog_ns $USB/bed.sh $EXT,$USB/elanmoc-internal.device $PCAP"
+pam full "$TUSER" "$TPASS"
+check "lid closed: the external reader's prompt, then the password" \
+    eval 'has "Place your finger on the fingerprint reader" && has "Fingerprint timed out" && succeeded'
+check "...the built-in reader never opened (no 'cannot open' in the log)" \
+    eval '! logged "cannot open elanmoc"'
+check "...no strike (strikes $(strikes))" test "$(strikes)" = 0
+lid open
+: > "$T/syslog"
+pam full "$TUSER" "$TPASS"
+check "lid open: both armed, the built-in one opened and failed (its error logged)" \
+    logged "cannot open elanmoc/0: USB error on device 04f3:0c88"
+check "...the password logs in, no strike" eval 'succeeded && test "$(strikes)" = 0'
+PAM_RUNNER=
+syslog_stop
+
 summary

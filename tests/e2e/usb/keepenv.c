@@ -1,3 +1,7 @@
+// SPDX-License-Identifier: Apache-2.0
+/* tests/e2e/usb.sh (tests only): the helper empties its environment at start-up; umockdev's
+ * preload reads UMOCKDEV_DIR on each call, so the helper would leave the testbed.  Preloaded after
+ * umockdev's, this clearenv(3) puts UMOCKDEV_DIR back once the real one has run. */
 #define _GNU_SOURCE
 #include <dlfcn.h>
 #include <stdlib.h>
