@@ -133,6 +133,35 @@ check "lid open: both armed, the built-in one opened and failed (its error logge
     logged "cannot open elanmoc/0: USB error on device 04f3:0c88"
 check "...the password logs in, no strike" eval 'succeeded && test "$(strikes)" = 0'
 PAM_RUNNER=
+
+echo "# unplugged and plugged in again (umockdev's remove and add, one testbed: usb/replug.py)"
+# Each prompt is a fresh helper: nothing of the last one's enumeration can stay behind. A
+# prompt's pamtester, its output unbuffered (ptyout.py) in $T/p.N.out.
+prompt_cmd() {
+    echo "printf '%s\\n' '$TPASS' | python3 $E2E/ptyout.py ${WRAPPED[*]} pamtester -v -I tty=:0 full $TUSER authenticate > $T/p.$1.out 2>&1"
+}
+: > "$T/syslog"
+in_syslog_ns umockdev-wrapper "$GIPY" "$USB/replug.py" "$EXT" "$PCAP" \
+    "$(prompt_cmd 1)" remove "$(prompt_cmd 2)" add "$(prompt_cmd 3)" > "$T/replug.out" 2>&1
+OUT=$(cat "$T/p.1.out")
+check "plugged: the prompt opens the reader (from the replay)" has "Place your finger on the fingerprint reader"
+OUT=$(cat "$T/p.2.out")
+check "unplugged: the next prompt finds no reader, the password at once" \
+    eval 'lacks "Place your finger" && grep -q "Password: " "$T/p.2.out" && has "successfully authenticated"'
+OUT=$(cat "$T/p.3.out")
+check "plugged in again: the next prompt finds it" has "Place your finger on the fingerprint reader"
+check "...no strike in all three (strikes $(strikes))" test "$(strikes)" = 0
+
+echo "# unplugged during a prompt: the password, no strike"
+# umockdev's remove fails no transfer in flight (a kernel would, with ENODEV): the helper's scan
+# waits on, and the prompt's deadline ends it (NOTES.md).
+: > "$T/syslog"
+in_syslog_ns umockdev-wrapper "$GIPY" "$USB/replug.py" "$EXT" "$PCAP" \
+    "bg:$(prompt_cmd 4)" "until:$T/p.4.out:Place your finger" remove wait > "$T/replug.out" 2>&1
+OUT=$(cat "$T/p.4.out")
+check "the reader unplugged while it waits for a finger: the password (at the deadline) logs in" \
+    eval 'has "Place your finger" && grep -q "Password: " "$T/p.4.out" && has "successfully authenticated"'
+check "...no strike (strikes $(strikes))" test "$(strikes)" = 0
 syslog_stop
 
 summary
