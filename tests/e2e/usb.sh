@@ -134,6 +134,38 @@ check "lid open: both armed, the built-in one opened and failed (its error logge
 check "...the password logs in, no strike" eval 'succeeded && test "$(strikes)" = 0'
 PAM_RUNNER=
 
+echo "# a real driver's scan, replayed: libfprint's API, then our helper's own sequence"
+in_bed "$EXT" "$PCAP" env FP_DEVICE_EMULATION=1 "$GIPY" "$USB/session.py"
+check "libfprint's public API replays the whole recorded session (enrol, list, verify: a match, identify, delete)" \
+    has "session: ok"
+# The recording's packets (usbmon, both directions): 0-31 the open, 32-91 the enrolment, 92-131
+# the list, 132-143 a verify, 144-155 an identify, 156-159 the delete, 160-161 the close.
+# Our helper opens, identifies and closes: that cut of it (pcaptrim.py), and the same with the
+# chip naming another print (a stranger's finger).
+"$GIPY" "$USB/pcaptrim.py" "$PCAP" "$T/match.pcapng" 0-32,144-156,160-162
+"$GIPY" "$USB/pcaptrim.py" "$PCAP" "$T/stranger.pcapng" 0-32,144-156,160-162 144:nobody:nobodx
+check "(setup) the helper's cuts of the recording" eval 'test -s "$T/match.pcapng" && test -s "$T/stranger.pcapng"'
+in_bed "$EXT" "$T/match.pcapng" "$BED_HELPER" verify --user "$TUSER" --config "$CONF"
+check "touchauth verify, run directly: the real driver matches the enrolled print" \
+    eval '[ "$RC" = 0 ] && has "Matched right-index-finger of $TUSER on elanmoc/0"'
+in_bed "$EXT" "$T/stranger.pcapng" "$BED_HELPER" verify --user "$TUSER" --config "$CONF"
+check "touchauth verify, the chip names another print: not recognized" \
+    eval '[ "$RC" = 1 ] && has "not recognized: no enrolled finger of $TUSER matched"'
+syslog_start
+PAM_RUNNER="in_syslog_ns $USB/bed.sh $EXT $T/match.pcapng"
+pam full "$TUSER" ""
+check "through the module: the real driver's match grants, no password asked" \
+    eval 'succeeded && no_password_prompt && has "Place your finger on the fingerprint reader"'
+check "...no strike (strikes $(strikes))" test "$(strikes)" = 0
+PAM_RUNNER="in_syslog_ns $USB/bed.sh $EXT $T/stranger.pcapng"
+pam full "$TUSER" "$TPASS"
+check "through the module, a stranger: 'Not recognized', then the password logs in" \
+    eval 'has "Not recognized" && grep -q "Password: " "$T/out" && succeeded'
+check "...the no-match is one strike (strikes $(strikes))" test "$(strikes)" = 1
+PAM_RUNNER=
+syslog_stop
+"$HELPER" unlock "$TUSER" --config "$CONF" > /dev/null
+
 echo "# unplugged and plugged in again (umockdev's remove and add, one testbed: usb/replug.py)"
 # Each prompt is a fresh helper: nothing of the last one's enumeration can stay behind. A
 # prompt's pamtester, its output unbuffered (ptyout.py) in $T/p.N.out.
