@@ -16,7 +16,7 @@
 # helper with an empty environment, a setuid exec drops LD_PRELOAD, and without umockdev's
 # preload nothing reads UMOCKDEV_DIR.
 source "$(dirname "$0")/lib.sh"
-ensure_packages umockdev gcc libc6-dev python3 python3-gi gir1.2-fprint-2.0 pamtester libpam-wrapper libpam-modules socat
+ensure_packages umockdev gir1.2-umockdev-1.0 gcc libc6-dev python3 python3-gi gir1.2-fprint-2.0 pamtester libpam-wrapper libpam-modules socat
 
 make_user "$TUSER" "$TPASS"
 TUID=$(id -u "$TUSER")
