@@ -23,7 +23,7 @@ TUID=$(id -u "$TUSER")
 # Debian's python3, which has gi (a python3 first on PATH may not: pyenv).
 GIPY=/usr/bin/python3
 USB="$E2E/usb"
-export HELPER KEEPENV="$T/keepenv.so" BED_HELPER="$T/bed-helper" VIRT_PLACE=""
+export HELPER KEEPENV="$T/keepenv.so" BED_HELPER="$T/bed-helper"
 export USB_PORT=/sys/devices/pci0000:00/0000:00:14.0/usb1/1-9  # the recording's reader
 PCAP="$USB/elanmoc.pcapng"
 gcc -shared -fPIC -O2 -Wall -o "$KEEPENV" "$USB/keepenv.c" -ldl

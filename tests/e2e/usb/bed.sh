@@ -2,22 +2,17 @@
 # SPDX-License-Identifier: Apache-2.0
 # bed.sh DEVICES PCAP CMD...: runs CMD in a umockdev testbed (tests/e2e/usb.sh) holding the USB
 # devices DEVICES describe (files in umockdev-record's format, comma-separated), the USB traffic
-# of the reader at USB_PORT replayed from
-# PCAP ("-": no replay, so every transfer fails). Inside the testbed it first
-# writes BED_HELPER: a script that runs HELPER in this testbed (umockdev's preload, its
-# UMOCKDEV_DIR, and KEEPENV, which puts UMOCKDEV_DIR back after the helper empties its
-# environment), for the module's helper= option and for direct runs; and when VIRT_PLACE is
-# set, the fake port of libfprint's virtual_device in the testbed's /sys (its "removable").
+# of the reader at USB_PORT replayed from PCAP ("-": no replay, so every transfer fails).
+# Inside the testbed it first writes BED_HELPER: a script that runs HELPER in this testbed
+# (umockdev's preload, its UMOCKDEV_DIR, and KEEPENV, which puts UMOCKDEV_DIR back after the
+# helper empties its environment), for the module's helper= option and for direct runs.
+# (No virtual reader joins a real one: with one configured the helper loads only those drivers.)
 set -eu
 if [ "$1" = --inside ]; then
     shift
     printf '#!/bin/sh\nexec env LD_PRELOAD=%s UMOCKDEV_DIR=%s %s "$@"\n' \
         "$LD_PRELOAD:$KEEPENV" "$UMOCKDEV_DIR" "$HELPER" > "$BED_HELPER"
     chmod 0755 "$BED_HELPER"
-    if [ -n "${VIRT_PLACE:-}" ]; then
-        mkdir -p "$UMOCKDEV_DIR/sys/bus/usb/devices/virtual_device"
-        echo "$VIRT_PLACE" > "$UMOCKDEV_DIR/sys/bus/usb/devices/virtual_device/removable"
-    fi
     exec "$@"
 fi
 devices=$1 pcap=$2
