@@ -194,6 +194,19 @@ suite() {
     return $rc
 }
 
+# touch_importers FILE...: SwiftPM does not see a change to the headers of a C module of
+# Sources/ (CFprint's shim.h: a mutant of it left the release helper as it was, and it
+# "survived"); the Swift files that import that module are touched, so that they and the
+# module are built again, with the mutant and again after it is reverted.
+touch_importers() {
+    local f module
+    for f in "$@"; do
+        case $f in Sources/C*/*.h) ;; *) continue ;; esac
+        module=${f#Sources/}; module=${module%%/*}
+        grep -rl --include='*.swift' "^import $module\$" "$TREE/Sources" | xargs -r touch
+    done
+}
+
 # C mutants first, then the Swift ones: fewer rebuilds of the release helper.
 sorted=()
 for p in "${MUTANTS[@]}"; do grep -q '^@@ pam/' "$p" && sorted+=("$p"); done
@@ -226,6 +239,7 @@ for mutant in "${MUTANTS[@]}"; do
         esac
     done <<<"$files"
     [ $swift = 0 ] || SWIFT_MUTANT=$name
+    touch_importers $files
     # shellcheck disable=SC2086  # a word list of paths without blanks
     suites=$(suites_for $files)
     # shellcheck disable=SC2086
@@ -252,6 +266,7 @@ for mutant in "${MUTANTS[@]}"; do
         [ -n "$verdict" ] || verdict="survived $name"
     fi
     $MUTANT restore "$TREE" "$SCRATCH/originals" || { echo "mutate.sh: cannot revert $name" >&2; exit 1; }
+    touch_importers $files
     # The module is rebuilt with the next mutant, the release helper when a suite needs it.
     SWIFT_MUTANT=""
     case $verdict in

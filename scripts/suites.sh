@@ -31,6 +31,7 @@ suites() {
     $f fuzz-swift exact 30 "fuzz: the helper's config, request and state decoders (Swift libFuzzer, ASan)" tests/fuzz/run.sh
     $f core checks 5 "e2e: core flow (virtual sensor, pam_unix, pamtester)" tests/e2e/core_flow.sh
     $f readers counted 8 "e2e: the readers at hand (two virtual readers, a closed lid, a removable port, one unplugged)" tests/e2e/readers.sh
+    $f usb checks 50 "e2e: real USB readers under umockdev (libfprint's elanmoc driver, its recorded traffic replayed: the port from sysfs, two readers on two buses, the lid, a reader that cannot be opened, a match and a stranger through the helper, unplugged and plugged in again)" tests/e2e/usb.sh
     $f lockout checks 160 "e2e: strikes, lockout, trust rules, state store (acct_mgmt, parallel, kill -9)" tests/e2e/lockout.sh
     $f stacks checks 15 "e2e: only a succeeded password lifts the lockout, whatever the stack (Fedora's substack, the word anywhere, pam-auth-update with libpam-fprintd's profile)" tests/e2e/stacks.sh
     $f slow-disk checks 28 "e2e: no free wrong finger on a slow disk (fsync over a second, Enter after each finger)" tests/e2e/slow_disk.sh
@@ -74,7 +75,8 @@ MUTATION_MAP=(
     "pam/*|c core fake-helpers"
     "Sources/TouchAuthCore/MoCatalog.swift|swift cli"
     "Sources/TouchAuthCore/Approval.swift|swift terminal"
-    "Sources/TouchAuthPlatform/Readers.swift|readers terminal"
+    "Sources/TouchAuthPlatform/Readers.swift|readers usb terminal"
+    "Sources/CFprint/shim.h|usb core readers"
     "Sources/Fingerprint/ScanRace.swift|readers"
     "Sources/TouchAuthPAM/PamVerify.swift|swift core readers stacks terminal security unprivileged slow-disk lockout"
     "Sources/TouchAuthCore/*|swift core terminal slow-disk lockout"

@@ -13,6 +13,7 @@
 #      why, the password lifts it), pam-auth-update --enable and --disable, and apt-get purge
 #      (a working password login, nothing of ours left).
 #   3. The screen lockers suite (clients_lockers.sh) in that root, with trixie's lockers.
+#   4. The real-USB suite (usb.sh: umockdev, libfprint's elanmoc driver) in that root.
 # The roots are entered as TESTING.md says: a private mount namespace, a /dev of their own (its
 # own devpts), a tmpfs /run, a policy-rc.d that exits 101, the machine's name in /etc/hosts;
 # nothing is installed on the machine but mmdebstrap. Root; works inside scripts/fresh-root.sh.
@@ -376,5 +377,14 @@ in_root lockers env HELPER=/usr/libexec/touchauth/touchauth \
     bash /build/touchauth/tests/e2e/clients_lockers.sh
 keep_downloads "$R"
 phase "lockers checked"
+
+# Real USB readers under umockdev (usb.sh) with trixie's libfprint 1.94.9, libgusb and umockdev,
+# on the installed package's helper and module.
+echo "# real USB readers under umockdev in the trixie root (usb.sh)"
+in_root usb env HELPER=/usr/libexec/touchauth/touchauth \
+    MODULE="/usr/lib/$(uname -m)-linux-gnu/security/pam_touchauth.so" \
+    bash /build/touchauth/tests/e2e/usb.sh
+keep_downloads "$R"
+phase "usb checked"
 echo "$PASSED passed, $FAILED failed"
 [ "$FAILED" -eq 0 ]

@@ -82,6 +82,35 @@ check "fprintd's print authenticates through pam_touchauth.so" eval 'succeeded &
 pam full "$TUSER" "$TPASS" "SCAN stranger" "SCAN stranger" "SCAN stranger"
 check "(control) a stranger does not; the password does" eval 'succeeded && grep -q "^Password: " "$T/out"'
 
+echo "# what fprintd opens: GetDefaultDevice (GNOME asks it) does not open the reader, Claim does"
+# fprintd's virtual reader makes its socket when it is opened (as ours does): none before.
+rm -f "$FPSOCK"
+cat > "$T/claim.py" <<'PY'
+# claim.py USER SECONDS: GetDefaultDevice (its cost in ms printed), then Claim, held SECONDS.
+import sys, time, dbus
+bus = dbus.SystemBus()
+manager = dbus.Interface(bus.get_object('net.reactivated.Fprint', '/net/reactivated/Fprint/Manager'),
+                         'net.reactivated.Fprint.Manager')
+t0 = time.monotonic()
+path = manager.GetDefaultDevice()
+print("GetDefaultDevice %s %.1f ms" % (path, (time.monotonic() - t0) * 1000), flush=True)
+time.sleep(float(sys.argv[2]))
+device = dbus.Interface(bus.get_object('net.reactivated.Fprint', path), 'net.reactivated.Fprint.Device')
+device.Claim(sys.argv[1])
+print("claimed", flush=True)
+time.sleep(float(sys.argv[2]))
+device.Release()
+PY
+/usr/bin/python3 "$T/claim.py" "$TUSER" 1 > "$T/claim.out" 2>&1 & CL=$!
+for _ in $(seq 200); do grep -q "^GetDefaultDevice" "$T/claim.out" && break; sleep 0.05; done
+OUT=$(cat "$T/claim.out")
+echo "#   $(head -n 1 "$T/claim.out")"
+check "GetDefaultDevice answers a device path, fprintd does not open the reader" \
+    eval 'has "GetDefaultDevice /net/reactivated/Fprint/Device/" && ! test -e "$FPSOCK"'
+for _ in $(seq 200); do grep -q "^claimed" "$T/claim.out" && break; sleep 0.05; done
+check "...Claim opens it (its socket appears)" eval 'grep -q "^claimed" "$T/claim.out" && test -S "$FPSOCK"'
+wait $CL
+
 echo "# touchauth enroll -> fprintd-list, fprintd-verify"
 rm -f "$SOCK"
 python3 "$E2E/vsensor.py" "$SOCK" "SCAN ta-lt" "SCAN ta-lt" "SCAN ta-lt" "SCAN ta-lt" "SCAN ta-lt" > /dev/null 2>&1 & S=$!
