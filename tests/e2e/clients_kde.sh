@@ -22,7 +22,7 @@
 if [ "${TOUCHAUTH_KDE_NS:-}" != 1 ]; then
     source "$(dirname "$0")/clients/locker_x11.sh"
     gui_packages libkscreenlocker6 plasma-desktop xvfb xauth x11-utils xdotool imagemagick \
-        tesseract-ocr tesseract-ocr-eng dbus dbus-x11 util-linux python3 ||
+        tesseract-ocr tesseract-ocr-eng dbus dbus-x11 util-linux python3 polkitd pkexec polkit-kde-agent-1 ||
         { echo "cannot install kscreenlocker and plasma-desktop"; echo "0 passed, 1 failed"; exit 1; }
     exec unshare -m --propagation private env TOUCHAUTH_KDE_NS=1 bash "$0" "$@"
 fi
@@ -31,7 +31,9 @@ source "$E2E/clients/locker_x11.sh"
 STARTED=$(date +%s)
 OUT=""
 GREET=$(ls /usr/lib/*/libexec/kscreenlocker_greet 2>/dev/null | head -n 1)
-for tool in Xvfb xdotool import tesseract dbus-run-session setpriv; do
+POLKITD=/usr/lib/polkit-1/polkitd
+KDE_AGENT=$(ls /usr/lib/*/libexec/polkit-kde-authentication-agent-1 2>/dev/null | head -n 1)
+for tool in Xvfb xdotool import tesseract dbus-run-session setpriv pkexec dbus-daemon "$POLKITD" "$KDE_AGENT"; do
     command -v "$tool" > /dev/null || { echo "missing $tool"; echo "0 passed, 1 failed"; exit 1; }
 done
 [ -x "$GREET" ] || { echo "no kscreenlocker_greet"; echo "0 passed, 1 failed"; exit 1; }
@@ -65,8 +67,13 @@ cp -a /etc/pam.d "$W/pam.d"
 sed "s#pam_touchauth.so#$MODULE#" "$ROOT/examples/pam.d/kde-fingerprint" > "$W/pam.d/kde-fingerprint"
 [ -e "$W/pam.d/kde" ] || cp /usr/lib/pam.d/kde "$W/pam.d/kde"
 mount --bind "$W/pam.d" /etc/pam.d
-check "(setup) the namespace sees our kde-fingerprint and config" \
-    sh -c "grep -q '$MODULE' /etc/pam.d/kde-fingerprint && grep -q '$SUID' /etc/security/touchauth.conf"
+mkdir "$W/var-lib-pam"
+cp -a /var/lib/pam/. "$W/var-lib-pam/"
+mount --bind "$W/var-lib-pam" /var/lib/pam   # pam-auth-update's records: a copy too
+DEBIAN_FRONTEND=noninteractive pam-auth-update --disable touchauth > /dev/null 2>&1   # (on the copy)
+check "(setup) the namespace sees our kde-fingerprint and config; the finger profile off" \
+    sh -c "grep -q '$MODULE' /etc/pam.d/kde-fingerprint && grep -q '$SUID' /etc/security/touchauth.conf &&
+        ! grep -v authsucc /etc/pam.d/common-auth | grep -q pam_touchauth"
 
 # The fake logind (TESTING.md, as clients_lockers.sh): seat0 with session $SID, the test user's
 # local x11 session on our display, active.
@@ -74,14 +81,16 @@ XN=$(free_display "${TOUCHAUTH_KDE_DISPLAY:-73}")
 SID=73                          # (not 37: clients_lockers.sh may run at the same time)
 SCOPE="$CG/user.slice/user-$TUID.slice/session-$SID.scope"
 mkdir -p "$W/rs/seats" "$W/rs/sessions" "$W/rs/users" "$W/rs/system"
-printf 'IS_SEAT0=1\nCAN_MULTI_SESSION=1\nCAN_TTY=1\nCAN_GRAPHICAL=1\nACTIVE=%s\nSESSIONS=%s\n' "$SID" "$SID" > "$W/rs/seats/seat0"
+printf 'IS_SEAT0=1\nCAN_MULTI_SESSION=1\nCAN_TTY=1\nCAN_GRAPHICAL=1\nACTIVE=%s\nACTIVE_UID=%s\nSESSIONS=%s\n' "$SID" "$TUID" "$SID" > "$W/rs/seats/seat0"
 printf 'UID=%s\nUSER=%s\nACTIVE=1\nSTATE=active\nREMOTE=0\nTYPE=x11\nCLASS=user\nSCOPE=session-%s.scope\nSEAT=seat0\nDISPLAY=:%s\n' \
     "$TUID" "$TUSER" "$SID" "$XN" > "$W/rs/sessions/$SID"
 printf 'NAME=%s\nSTATE=active\nSESSIONS=%s\nDISPLAY=%s\n' "$TUSER" "$SID" "$SID" > "$W/rs/users/$TUID"
 chmod -R a+rX "$W/rs"
 mount --bind "$W/rs" /run/systemd
+# Where Plasma 6 runs its polkit agent: the user manager (plasma-polkit-agent.service).
+USVC="$CG/user.slice/user-$TUID.slice/user@$TUID.service/app.slice/plasma-polkit-agent.service"
 OURS=""
-for d in "$SCOPE" "$CG/user.slice/user-$TUID.slice" "$CG/user.slice"; do [ -d "$d" ] || OURS+=" $d"; done
+for d in "$SCOPE" "$USVC" "${USVC%/*}" "${USVC%/*/*}" "$CG/user.slice/user-$TUID.slice" "$CG/user.slice"; do [ -d "$d" ] || OURS+=" $d"; done
 [ -d "$SCOPE" ] && { echo "$SCOPE exists already: not ours to use"; echo "0 passed, 1 failed"; exit 1; }
 cat > "$W/bin/in-session" <<EOF
 #!/bin/sh
@@ -89,10 +98,15 @@ mkdir -p "$SCOPE" && echo \$\$ > "$SCOPE/cgroup.procs" || exit 125
 exec "\$@"
 EOF
 chmod 0755 "$W/bin/in-session"
+sed "s#$SCOPE#$USVC#g" "$W/bin/in-session" > "$W/bin/in-user-service"
+chmod 0755 "$W/bin/in-user-service"
 
-GPID="" XPID=""
+GPID="" XPID="" AGPID="" PKPID="" BUSPIDS=""
 cleanup() {
     [ -n "$GPID" ] && kill -- -"$GPID" 2>/dev/null
+    [ -n "$AGPID" ] && kill -- -"$AGPID" 2>/dev/null
+    [ -n "$PKPID" ] && kill -- -"$PKPID" 2>/dev/null
+    [ -n "$BUSPIDS" ] && kill $BUSPIDS 2>/dev/null
     [ -n "$XPID" ] && kill "$XPID" 2>/dev/null
     wait 2>/dev/null
     local d p _
@@ -146,9 +160,11 @@ wait_log() {
     done
 }
 unlocked() { wait_file "$W/greet.rc" "${1:-10}" && grep -qx Unlocked "$W/greet.out" && [ "$(cat "$W/greet.rc")" = 0 ]; }
+# greet_stop: SIGTERM, then SIGKILL: a greeter ended while a conversation sits in a module
+# waits for that thread (~PamAuthenticator joins it) and would outlive the test.
 greet_stop() {
     [ -n "$GPID" ] && kill -- -"$GPID" 2>/dev/null
-    wait_file "$W/greet.rc" 10
+    wait_file "$W/greet.rc" 5 || { kill -9 -- -"$GPID" 2>/dev/null; wait_file "$W/greet.rc" 5; }
     GPID=""
 }
 type_password() { xdotool type --delay 30 "$1" 2> /dev/null; xdotool key Return 2> /dev/null; }
@@ -215,12 +231,12 @@ xdotool type x 2> /dev/null   # (a character in the field keeps Plasma's UI from
 touch_finger "$ELSE"
 wait_log "Error message: Not recognized" 10
 SCREEN=""
-for _ in 1 2 3 4 5 6; do   # (shown for a moment, about 2 s: screenshots at once, read after)
-    shot "$SHOT.$_.png"
+for i in 1 2 3 4 5 6; do   # (shown for a moment, about 2 s: screenshots at once, read after)
+    shot "$SHOT.$i.png"
 done
-for _ in 1 2 3 4 5 6; do
-    SCREEN+=$(ocr "$SHOT.$_.png" "600x30+212+470")
-    seen "Not recognized" && { cp "$SHOT.$_.png" "$SHOT"; break; }
+for i in 1 2 3 4 5 6; do
+    SCREEN+=$(ocr "$SHOT.$i.png" "600x30+212+470")
+    seen "Not recognized" && { cp "$SHOT.$i.png" "$SHOT"; break; }
 done
 keep wrong-finger
 OUT=$SCREEN
@@ -287,9 +303,6 @@ greet_stop
 # =============================================================================================
 echo "# the README's way: pam-auth-update --enable touchauth (our line in common-auth, which kde includes)"
 fresh_state
-mkdir "$W/var-lib-pam"
-cp -a /var/lib/pam/. "$W/var-lib-pam/"
-mount --bind "$W/var-lib-pam" /var/lib/pam   # pam-auth-update's records: a copy too
 OUT=$(DEBIAN_FRONTEND=noninteractive pam-auth-update --enable touchauth 2>&1; grep -v '^#' /etc/pam.d/common-auth)
 check "(setup) pam-auth-update --enable touchauth: our finger line in common-auth" \
     test "$(grep -v authsucc /etc/pam.d/common-auth | grep -c pam_touchauth.so)" = 1
@@ -336,6 +349,114 @@ check "...Plasma then shows its 'Unlock' button, still locked" test "$(seen Unlo
 xdotool mousemove 512 456 click 1 2> /dev/null
 check "...the button unlocks" unlocked 15
 greet_stop
+
+# =============================================================================================
+echo "# KDE's polkit agent (polkit-kde-agent-1) with the real polkitd, pkexec as $TUSER (polkit-1 includes common-auth)"
+# A system bus and polkitd of our own (as clients_polkit.sh): a tmpfs over /run/dbus, one rule
+# (the test user authenticates as themself: an admin rule naming them).
+run_dbus_dir
+mount -t tmpfs -o mode=0755 tmpfs /run/dbus
+mkdir -m 0755 "$W/rules"
+echo 'polkit.addAdminRule(function(action, subject) { return ["unix-user:'"$TUSER"'"]; });' > "$W/rules/00-touchauth-e2e.rules"
+mount --bind "$W/rules" /etc/polkit-1/rules.d
+BUSPIDS=$(dbus-daemon --system --fork --nopidfile --print-pid)
+G_MESSAGES_DEBUG=all "$POLKITD" > "$W/polkitd.log" 2>&1 &
+BUSPIDS+=" $!"
+wait_log "Acquired the name org.freedesktop.PolicyKit1" 15 "$W/polkitd.log"
+check "(setup) polkitd on our system bus" test $? -eq 0
+# agent_start WHERE: the agent as the test user, in the session (in-session) or in the user
+# manager (in-user-service), with a session bus of its own; waits for polkitd to register it.
+agent_start() {
+    : > "$W/agent.log"
+    local before
+    before=$(grep -c "Registered Authentication Agent" "$W/polkitd.log")
+    setsid "$W/bin/$1" setpriv --reuid="$TUSER" --regid="$TUSER" --init-groups \
+        env -i HOME="$W/home" PATH=/usr/bin:/bin LANG=C.UTF-8 DISPLAY="$DISPLAY" XAUTHORITY="$XAUTHORITY" \
+        XDG_RUNTIME_DIR="$W/xdg" dbus-run-session -- "$KDE_AGENT" > "$W/agent.log" 2>&1 &
+    AGPID=$!
+    local _
+    for _ in $(seq 300); do
+        [ "$(grep -c "Registered Authentication Agent" "$W/polkitd.log")" -gt "$before" ] && return 0
+        sleep 0.05
+    done
+    return 1
+}
+agent_stop() {
+    [ -n "$AGPID" ] && kill -9 -- -"$AGPID" 2>/dev/null
+    [ -n "$PKPID" ] && kill -9 -- -"$PKPID" 2>/dev/null
+    AGPID="" PKPID=""
+}
+# pkexec_start: `pkexec /bin/true` from a shell of the test user in the session (pkexec's subject
+# is its parent process); its status in $W/home/pk.rc.
+pkexec_start() {
+    rm -f "$SOCK" "$W/home/pk.rc"
+    setsid "$W/bin/in-session" setpriv --reuid="$TUSER" --regid="$TUSER" --init-groups \
+        env -i PATH=/usr/bin:/bin LANG=C.UTF-8 sh -c 'pkexec /bin/true > "$1/pk.out" 2>&1; echo $? > "$1/pk.rc"' sh "$W/home" &
+    PKPID=$!
+}
+pk_granted() { wait_file "$W/home/pk.rc" "${1:-10}" && [ "$(cat "$W/home/pk.rc")" = 0 ]; }
+pk_log() { OUT=$(cat "$W/agent.log" "$W/home/pk.out" 2> /dev/null); }
+pk_read() { wake; shot "$SHOT" && SCREEN=$(ocr "$SHOT" "640x190+0+0"); }
+wait_pk_screen() {
+    local deadline=$(($(now_ms) + $2 * 1000))
+    until pk_read && seen "$1"; do [ "$(now_ms)" -lt "$deadline" ] || return 1; done
+}
+
+echo "# the agent in the session (as a desktop that starts it there)"
+fresh_state
+agent_start in-session
+check "(setup) the agent registered for session $SID" test $? -eq 0
+pkexec_start
+check "pkexec: our module arms the sensor (polkit-agent-helper-1, the agent in the session)" wait_socket "$SOCK" 15
+wait_pk_screen "Place your finger" 15
+keep polkit-armed
+OUT=$SCREEN
+FIELD=$(OCR_PSMS=(7); ocr "$SHOT" "400x22+106+118")   # (the field's pale "Password...": read alone)
+OUT+=$'\n'"field: $FIELD"
+check "...the dialog: our line (the last info only), the password field" \
+    test "$(seen "Place your finger on the fingerprint reader" && seen "Authentication is needed" && grep -q Password <<< "$FIELD" && echo y)" = y
+touch_finger "$FINGER"
+check "...the finger: pkexec granted (exit status 0)" pk_granted 15
+agent_stop
+
+echo "# the agent in the session: the password typed at once"
+fresh_state
+agent_start in-session
+pkexec_start
+wait_socket "$SOCK" 15
+wait_pk_screen "Place your finger" 15
+xdotool mousemove 300 128 click 1 sleep 0.3 type --delay 30 "$TPASS" 2> /dev/null
+xdotool key Return 2> /dev/null
+wait_log "Dialog accepted" 10 "$W/agent.log"
+pk_read
+keep polkit-typed
+OUT=$SCREEN
+check "...typed and Enter while armed: the dialog keeps it (our line still there), not granted yet" \
+    test "$(seen "Place your finger" && [ ! -e "$W/home/pk.rc" ] && [ -S "$SOCK" ] && echo y)" = y
+pk_granted $((SHORT_TIMEOUT + 15))
+PK_RC=$?
+pk_log
+check "...when our timeout ends, the agent answers pam_unix's prompt with it: granted" \
+    test "$([ "$PK_RC" = 0 ] && has "Fingerprint timed out" && echo y)" = y
+agent_stop
+
+echo "# the agent in user@$TUID.service, where Plasma 6 runs it (plasma-polkit-agent.service)"
+fresh_state
+agent_start in-user-service
+check "(setup) the agent registered (for the user's display session)" test $? -eq 0
+echo "    (the agent's cgroup: $(grep -h '^0::' /proc/$(pgrep -n -u "$TUSER" -f polkit-kde-authentication-agent-1)/cgroup))"
+pkexec_start
+wait_log 'Request:  "Password: "' 15 "$W/agent.log"
+pk_log
+check "pkexec: the password prompt at once, no line of ours" \
+    test "$(has 'Request:  "Password: "' && lacks "Place your finger" && echo y)" = y
+check "...the sensor never armed" test ! -e "$SOCK"
+wait_pk_screen "Authentication is needed" 15
+keep polkit-user-service
+xdotool mousemove 300 128 click 1 sleep 0.3 type --delay 30 "$TPASS" 2> /dev/null
+xdotool key Return 2> /dev/null
+check "...the password: granted" pk_granted 15
+agent_stop
 
 echo "# $(($(date +%s) - STARTED)) s"
 summary
