@@ -70,7 +70,7 @@ suites() {
     $f demo counted "e2e: scripts/demo.sh tells the story its headings say (each step's outcome)" tests/e2e/demo.sh
     $f fprintd counted "e2e: fprintd interop both ways (real fprintd, private bus, dbusmock polkit)" tests/e2e/fprintd.sh
     $f install counted "e2e: install, pam-auth-update, real /etc/pam.d, translations, man, uninstall, the .deb built by dpkg-buildpackage" tests/e2e/install.sh
-    $f debian13 counted "e2e: Debian 13 (trixie roots, mmdebstrap): the .deb built with Debian's swiftlang, lintian; real sudo, su, sshd, lockout, pam-auth-update, purge there; the lockers suite; KDE Plasma 6's lock screen" tests/e2e/debian13.sh
+    $f debian13 counted "e2e: Debian 13 (trixie roots, mmdebstrap): the .deb built with Debian's swiftlang, lintian; real sudo, su, sshd, lockout, pam-auth-update, purge there; the lockers suite; KDE Plasma 6's lock screen and polkit agent" tests/e2e/debian13.sh
 }
 # The suites whose checks a filter can pick: the e2e suites count through check() in
 # tests/e2e/lib.sh (which reads TOUCHAUTH_CHECK_FILTER), swift through swift test --filter.

@@ -13,7 +13,10 @@
 # the finger unlocks; a wrong finger shows our line; three wrong fingers, then the password;
 # a locked-out user gets the password field alone, and the password unlocks. Then the README's
 # way (pam-auth-update --enable touchauth: our line in common-auth, which "kde" includes): what
-# the password field does while the finger is armed there.
+# the password field does while the finger is armed there. Last, KDE's polkit agent
+# (polkit-kde-agent-1) with the real polkitd on a private system bus and pkexec (polkit-1
+# includes common-auth): the agent in the session (armed: what the dialog shows, the finger,
+# the password typed at once) and in user@UID.service, where Plasma 6 runs it (never armed).
 #
 # Runs where Plasma 6 is packaged (Debian 13: debian13.sh runs it in its trixie root on the
 # installed package). It installs what it lacks (about 380 packages; debian13.sh keeps the
