@@ -20,8 +20,10 @@
 #
 # Runs where Plasma 6 is packaged (Debian 13: debian13.sh runs it in its trixie root on the
 # installed package). It installs what it lacks (about 380 packages; debian13.sh keeps the
-# downloads), then runs in a private mount namespace of its own: /etc/pam.d, /etc/security and
-# /run/systemd are copies bind-mounted over the real ones, which are never changed.
+# downloads), then runs in a private mount namespace of its own: /etc/pam.d, /etc/security,
+# /var/lib/pam, /etc/polkit-1/rules.d and /run/systemd are copies (or ours) bind-mounted over the
+# real ones, /run/dbus a tmpfs: the real files are never changed. TOUCHAUTH_SCREENSHOTS=DIR keeps
+# the screens read (kde-*.png: docs/ has four of them).
 if [ "${TOUCHAUTH_KDE_NS:-}" != 1 ]; then
     source "$(dirname "$0")/clients/locker_x11.sh"
     gui_packages libkscreenlocker6 plasma-desktop xvfb xauth x11-utils xdotool imagemagick \
