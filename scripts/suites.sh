@@ -49,7 +49,7 @@ suites() {
     $f demo checks 30 "e2e: scripts/demo.sh tells the story its headings say (each step's outcome)" tests/e2e/demo.sh
     $f fprintd checks 60 "e2e: fprintd interop both ways (real fprintd, private bus, dbusmock polkit)" tests/e2e/fprintd.sh
     $f install checks 110 "e2e: install, pam-auth-update, real /etc/pam.d, translations, man, uninstall, the .deb built by dpkg-buildpackage" tests/e2e/install.sh
-    $f debian13 counted 200 "e2e: Debian 13 (trixie roots, mmdebstrap): the .deb built with Debian's swiftlang, lintian; real sudo, su, sshd, lockout, pam-auth-update, purge there; the lockers suite" tests/e2e/debian13.sh
+    $f debian13 counted 450 "e2e: Debian 13 (trixie roots, mmdebstrap): the .deb built with Debian's swiftlang, lintian; real sudo, su, sshd, lockout, pam-auth-update, purge there; the lockers, real-USB and KDE Plasma 6 suites" tests/e2e/debian13.sh
 }
 
 # The mutation map (scripts/mutate.sh): a changed file (a shell pattern on its path) -> the

@@ -14,6 +14,9 @@
 #      (a working password login, nothing of ours left).
 #   3. The screen lockers suite (clients_lockers.sh) in that root, with trixie's lockers.
 #   4. The real-USB suite (usb.sh: umockdev, libfprint's elanmoc driver) in that root.
+#   5. KDE Plasma 6 (clients_kde.sh) in that root: kscreenlocker_greet and Plasma's lock screen
+#      under Xvfb, and KDE's polkit agent with the real polkitd (Plasma 6 is in Debian 13 only). Its ~380 packages come from the
+#      kept downloads after the first run.
 # The roots are entered as TESTING.md says: a private mount namespace, a /dev of their own (its
 # own devpts), a tmpfs /run, a policy-rc.d that exits 101, the machine's name in /etc/hosts;
 # nothing is installed on the machine but mmdebstrap. Root; works inside scripts/fresh-root.sh.
@@ -386,5 +389,11 @@ in_root usb env HELPER=/usr/libexec/touchauth/touchauth \
     bash /build/touchauth/tests/e2e/usb.sh
 keep_downloads "$R"
 phase "usb checked"
+echo "# KDE Plasma 6's lock screen and polkit agent in the trixie root (clients_kde.sh)"
+in_root kde env HELPER=/usr/libexec/touchauth/touchauth \
+    MODULE="/usr/lib/$(uname -m)-linux-gnu/security/pam_touchauth.so" \
+    bash /build/touchauth/tests/e2e/clients_kde.sh
+keep_downloads "$R"
+phase "KDE checked"
 echo "$PASSED passed, $FAILED failed"
 [ "$FAILED" -eq 0 ]
