@@ -82,9 +82,12 @@ int client_starts_session(const char *service)
  * includes, the real gnome-shell showed our hint instead of the password
  * field, held a typed password until our timeout, and had two helpers arm one
  * reader (tests/e2e/clients_gnome.sh, NOTES.md).  The finger is
- * gdm-fingerprint's (examples/pam.d/gdm-fingerprint).
+ * gdm-fingerprint's (examples/pam.d/gdm-fingerprint).  Plasma 6's lock screen
+ * (kscreenlocker) is the same: `kde` beside `kde-fingerprint`; with our line
+ * in `kde` it held a typed password until our timeout and wanted an "Unlock"
+ * click after a finger (tests/e2e/clients_kde.sh).
  */
-static const char *const password_only[] = { "gdm-password" };
+static const char *const password_only[] = { "gdm-password", "kde" };
 #define NPASSWORD_ONLY (sizeof(password_only) / sizeof(password_only[0]))
 
 int client_password_only(const char *service)

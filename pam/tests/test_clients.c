@@ -55,28 +55,23 @@ static void check_needs_terminal(void)
 	}
 }
 
-/* GDM's password conversation steps aside for gdm-fingerprint; no other service does. */
+/* GDM's and Plasma's password conversations step aside for their finger's; no other service does.
+ */
 static void check_password_only(void)
 {
-	static const char *const others[] = { "gdm-fingerprint",
-					      "gdm-autologin",
-					      "gdm-smartcard",
-					      "gdm",
-					      "gdm-password2",
-					      "GDM-PASSWORD",
-					      "login",
-					      "lightdm",
-					      "sudo",
-					      "polkit-1",
-					      "" };
-	int bad = !client_password_only("gdm-password");
+	static const char *const others[] = {
+		"gdm-fingerprint", "gdm-autologin", "gdm-smartcard", "gdm",  "gdm-password2",
+		"GDM-PASSWORD",	   "login",	    "lightdm",	     "sudo", "polkit-1",
+		"kde-fingerprint", "kde-smartcard", "kde2",	     ""
+	};
+	int bad = !client_password_only("gdm-password") + !client_password_only("kde");
 
 	for (size_t i = 0; i < sizeof(others) / sizeof(others[0]); i++)
 		bad += client_password_only(others[i]);
 	if (bad == 0) {
 		passed++;
-		printf(
-		    "ok   - gdm-password is a password-only conversation, no other service is\n");
+		printf("ok   - gdm-password and kde are password-only conversations, no other "
+		       "service is\n");
 	} else {
 		failed++;
 		printf("FAIL - client_password_only: %d wrong\n", bad);
