@@ -66,6 +66,7 @@ suites() {
     $f lightdm counted "e2e: LightDM and its GTK greeter on Xvfb (finger, wrong fingers, locked user, console in front)" tests/e2e/clients_lightdm.sh
     $f gdm counted "e2e: GDM's two stacks as its session workers run them (finger, password while the finger waits, wrong fingers, locked, remote, no greeter)" tests/e2e/clients_gdm.sh
     $f presence counted "e2e: presence (fake logind sessions, no terminal, no display, real su)" tests/e2e/presence.sh
+    $f overlap counted "e2e: a touch answers one request (two real sudo at once, a hidden sudo in a job's pty, a helper SIGKILLed while armed, another user's request)" tests/e2e/overlap.sh
     $f sshd counted "e2e: network logins through real sshd on loopback (password, keyboard-interactive, key after a failed password, MaxAuthTries)" tests/e2e/sshd.sh
     $f cli counted "e2e: the touchauth command (enroll, list, delete, verify, enable/disable, doctor and its summary line; match-on-chip; --version everywhere; translated output; completions)" tests/e2e/cli.sh
     $f demo counted "e2e: scripts/demo.sh tells the story its headings say (each step's outcome)" tests/e2e/demo.sh
@@ -75,7 +76,7 @@ suites() {
 }
 # The suites whose checks a filter can pick: the e2e suites count through check() in
 # tests/e2e/lib.sh (which reads TOUCHAUTH_CHECK_FILTER), swift through swift test --filter.
-FILTERABLE=" swift security unprivileged core lockout stacks slow-disk terminal doas polkit lockers lightdm gdm presence sshd cli demo fprintd install "
+FILTERABLE=" swift security unprivileged core lockout stacks slow-disk terminal doas polkit lockers lightdm gdm presence overlap sshd cli demo fprintd install "
 
 source "$(dirname "$0")/lib.sh"
 COUNTS="$ROOT/tests/counts"
