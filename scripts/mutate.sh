@@ -65,6 +65,7 @@ MAP=(
     "Sources/TouchAuthPlatform/Termination.swift|swift core terminal slow-disk security unprivileged"
     "Sources/TouchAuthPAM/*|swift core stacks terminal security unprivileged slow-disk lockout"
     "Sources/TouchAuthCommands/*|swift cli lockout"
+    "Sources/TouchAuthPlatform/ArmedRegistry.swift|overlap"
     "Sources/TouchAuthPlatform/*|swift core security unprivileged cli lockout"
     "Sources/Fingerprint/*|swift slow-disk security core"
     "Sources/*|swift core"
@@ -77,7 +78,7 @@ MAP=(
 declare -A USUAL=([build]=60 [swift]=40 [format]=10 [spdx]=5 [c]=8 [config-shim]=5
     [config-helper]=5 [config-perms]=5 [fake-helpers]=22 [security]=12 [unprivileged]=18
     [fuzz-c]=30 [fuzz-swift]=30 [core]=5 [lockout]=160 [stacks]=15 [slow-disk]=28 [terminal]=8 [doas]=8
-    [polkit]=18 [lockers]=110 [lightdm]=62 [gdm]=5 [presence]=13 [sshd]=23 [cli]=17 [demo]=30
+    [polkit]=18 [lockers]=110 [lightdm]=62 [gdm]=5 [presence]=13 [overlap]=60 [sshd]=23 [cli]=17 [demo]=30
     [fprintd]=60 [install]=110 [readers]=8)
 limit_for() {
     if [ -n "${MUTATE_SUITE_TIMEOUT:-}" ]; then echo "$MUTATE_SUITE_TIMEOUT"

@@ -73,7 +73,7 @@ trap 'exit 130' INT; trap 'exit 143' TERM; trap 'exit 129' HUP
 
 syslog_start
 unshare -m --propagation private sh -c 'mount --bind "$1" /etc/pam.d/sudo && mount --bind "$2" /etc/sudoers &&
-    mount --bind "$3" /run/systemd && { [ "$6" = /dev/log ] || mount --bind "$6" /dev/log; } &&
+    mount --bind "$3" /run/systemd && { [ "$6" = /dev/log ] || mount --bind "$6" /dev/log || true; } &&
     mkdir -p "$4" && echo $$ > "$4/cgroup.procs" &&
     exec tmux -S "$5" -f /dev/null new-session -d -s t -n a -x 160 -y 50 "$7"' \
     sh "$T/pam-sudo" "$T/sudoers" "$T/rs" "$SCOPE" "$TMUX_SOCK" "$SYSLOG_SOCK" "$(shell_as "$TUSER")"
@@ -212,5 +212,26 @@ check "the armed sudo goes to its password, naming the other user's request" \
     eval 'has "$SUDO_PW" && grep -qE "${ASKED}[0-9]+ s: the-other-users-login \\(other\\)" <<<"$OUT"'
 ctrl_c a A
 check "(control) the command did not run" test ! -e "$W/u/ran-a"
+
+echo "# 5. a registry directory that is not root's alone: no prompt arms"
+# badreg MODE UID COMMAND...: COMMAND with a /run/touchauth of that mode and owner (a tmpfs in a
+# mount namespace of its own).
+cat > "$T/badreg" <<'EOS'
+#!/bin/sh
+mode=$1 owner=$2
+shift 2
+exec unshare -m --propagation private sh -c 'mount -t tmpfs -o "mode=$0,uid=$1,size=64k" badreg /run/touchauth && shift && exec "$@"' \
+    "$mode" "$owner" "$@"
+EOS
+chmod 0755 "$T/badreg"
+for bad in "0755 0" "0700 $TUID"; do
+    set -- $bad
+    PAM_RUNNER="$T/badreg $1 $2" pam other "$OTHER" "not-the-password" "SCAN ot-right-index"
+    what="a registry directory $( [ "$2" = 0 ] && echo "open to others ($1)" || echo "owned by a user ($TUSER, $1)")"
+    check "$what: no success with the right finger, the password asked" \
+        eval 'lacks "successfully authenticated" && has "Password"'
+    check "...the fingerprint prompt never shown, 'not available' instead" \
+        eval 'lacks "$PROMPT" && has "The fingerprint reader is not available"'
+done
 
 summary
