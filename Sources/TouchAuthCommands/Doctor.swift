@@ -36,6 +36,7 @@ enum Doctor {
         let services = pamStacks(options.pamDir ?? "/etc/pam.d", note)
         lockers(options.pamDir ?? "/etc/pam.d", helper: config.helper, note)
         presence(terminalWithoutLogind: config.terminalWithoutLogind, note)
+        armedCheck(note)
 
         let name = options.user ?? Accounts.name(of: Caller.defaultUID) ?? "root"
         guard let (user, uid) = Accounts.lookUp(name) else { throw .failed(tr("doctor: no such user '\(name)'")) }

@@ -78,9 +78,9 @@ package enum ArmedRegistry {
         return .armed(Registration(me))
     }
 
-    /// The armed requests that count, for `touchauth status` (root only: nil for another user).
-    package static func list() -> [ArmedRequest]? {
-        guard let fd = try? lock() else { return nil }
+    /// The armed requests that count, for `touchauth status` and `doctor` (root only).
+    package static func list() throws(FileError) -> [ArmedRequest] {
+        let fd = try lock()
         defer { close(fd) }
         return live()
     }

@@ -2,7 +2,7 @@
 # SPDX-License-Identifier: Apache-2.0
 # A touch answers exactly one request (issue 37, docs/POLICY.md#one-request-at-a-time): real sudo
 # in tmux, in a private mount namespace whose /etc/pam.d/sudo and /etc/sudoers are our test files
-# and whose /run/systemd is a fake logind with the user's local active session 7 on seat0 (the
+# and whose /run/systemd is a fake logind with the user's local active session 37 on seat0 (the
 # windows' processes in its cgroup scope), against libfprint's virtual sensor and pam_unix.so.
 #   1. two sudo of one user, the second while the first is armed: both to the password, each
 #      names the other, no strike, no helper left, and the next sudo alone gets the finger;
@@ -44,14 +44,14 @@ chmod 0440 "$T/sudoers"
 service other "auth [success=done default=ignore] $MODULE config=$CONF debug reason=the-other-users-login" \
     "auth required pam_unix.so nodelay"
 
-# The fake logind: session 7 of $TUSER, local, active, a tty on seat0 (presence.sh's layout).
+# The fake logind: session 37 of $TUSER, local, active, a tty on seat0 (presence.sh's layout).
 mkdir -p "$T/rs/system" "$T/rs/seats" "$T/rs/sessions" "$T/rs/users"
-printf 'IS_SEAT0=1\nCAN_MULTI_SESSION=1\nCAN_TTY=1\nCAN_GRAPHICAL=1\nACTIVE=7\nACTIVE_UID=%s\nSESSIONS=7\n' "$TUID" > "$T/rs/seats/seat0"
-printf 'UID=%s\nUSER=%s\nACTIVE=1\nSTATE=active\nREMOTE=0\nTYPE=tty\nCLASS=user\nSCOPE=session-7.scope\nSEAT=seat0\n' \
-    "$TUID" "$TUSER" > "$T/rs/sessions/7"
-printf 'NAME=%s\nSTATE=active\nSESSIONS=7\n' "$TUSER" > "$T/rs/users/$TUID"
+printf 'IS_SEAT0=1\nCAN_MULTI_SESSION=1\nCAN_TTY=1\nCAN_GRAPHICAL=1\nACTIVE=37\nACTIVE_UID=%s\nSESSIONS=37\n' "$TUID" > "$T/rs/seats/seat0"
+printf 'UID=%s\nUSER=%s\nACTIVE=1\nSTATE=active\nREMOTE=0\nTYPE=tty\nCLASS=user\nSCOPE=session-37.scope\nSEAT=seat0\n' \
+    "$TUID" "$TUSER" > "$T/rs/sessions/37"
+printf 'NAME=%s\nSTATE=active\nSESSIONS=37\n' "$TUSER" > "$T/rs/users/$TUID"
 chmod -R 0755 "$T/rs"
-SCOPE="$CG/user.slice/user-$TUID.slice/session-7.scope"
+SCOPE="$CG/user.slice/user-$TUID.slice/session-37.scope"
 [ -d "$SCOPE" ] && { echo "$SCOPE exists already: not ours to use"; echo "0 passed, 1 failed"; exit 1; }
 OURS=""
 for d in "$SCOPE" "$CG/user.slice/user-$TUID.slice" "$CG/user.slice"; do [ -d "$d" ] || OURS+=" $d"; done
@@ -108,6 +108,15 @@ OUT="helper ${HA:-none}; registry: $(entries)"
 check "(setup) a: the prompt is up, its helper's entry in $REG" eval '[ -n "$HA" ] && [ -f "$REG/$HA" ]'
 OUT=$(stat -c '%a %U' "$REG" "$REG/$HA" 2> /dev/null | tr '\n' ' ')
 check "the registry is root's alone (directory 700, entry 600): $OUT" test "$OUT" = "700 root 600 root "
+OUT=$("$HELPER" status "$TUSER" --config "$CONF" 2>&1)
+check "touchauth status lists the armed request: its line, terminal, wait and pids" \
+    grep -qE "^  armed: sudo wants to run as root: touch $W/u/ran-a \(pts/[0-9]+, [0-9]+ s; uid $TUID, pid $HA, host [0-9]+\)$" <<<"$OUT"
+OUT=$("$HELPER" status "$TUSER" --config "$CONF" --json 2>&1)
+check "touchauth status --json too" \
+    grep -qE "\"armed\":\[\{\"pid\":$HA,\"host\":[0-9]+,\"uid\":$TUID,\"where\":\"pts/[0-9]+\",\"line\":\"sudo wants to run as root: touch $W/u/ran-a\",\"seconds\":[0-9]+\}\]" <<<"$OUT"
+OUT=$("$HELPER" doctor --config "$CONF" 2>&1)
+check "touchauth doctor says the rule is in force (one armed now)" \
+    has "OK   one request: a reader is armed for one request at a time (/run/touchauth root 0700; armed now: 1)"
 run b B "sudo touch $W/u/ran-b"
 wait_for b "$SUDO_PW"
 wait_for a "$SUDO_PW"
@@ -133,6 +142,8 @@ check "both logged with both pids (each helper's line names its own and the othe
     eval 'logged_re "overlap: pid [0-9]+ \(host [0-9]+, uid $TUID, pts/[0-9]+: sudo wants to run as root: touch $W/u/ran-b\) not armed: pid $HA \(host [0-9]+, uid $TUID, pts/[0-9]+: sudo wants to run as root: touch $W/u/ran-a\) was armed" &&
           logged_re "overlap: pid $HA \(host [0-9]+, uid $TUID, pts/[0-9]+: sudo wants to run as root: touch $W/u/ran-a\) ended after [0-9]+ s by pid [0-9]+ \(host"'
 OUT=$(grep overlap "$T/syslog")
+OUT=$("$HELPER" status "$TUSER" --config "$CONF" 2>&1)
+check "touchauth status: none armed now" has "  armed: none"
 ctrl_c a A; ctrl_c b B
 check "(control) neither command ran" eval '[ ! -e "$W/u/ran-a" ] && [ ! -e "$W/u/ran-b" ]'
 run a A "sudo touch $W/u/ran-a"
@@ -147,7 +158,7 @@ check "...and the finger runs its command" eval '[ -e "$W/u/ran-a" ] && [ "$(cat
 echo "# 2. the attack: a background job's hidden sudo waits armed; the user's visible sudo id"
 rm -f "$W/u/pwned" "$W/u/hidden.out" "$W/u/hidden.pid"
 # The attacker's job: script(1) gives sudo a pseudo-terminal of its own, fed by a sleep so its
-# input stays open; in the user's session 7 like everything in these windows.
+# input stays open; in the user's session 37 like everything in these windows.
 run b H "(sleep 600 | script -qfc 'sudo touch $W/u/pwned' /dev/null > $W/u/hidden.out 2>&1 & echo \$! > $W/u/hidden.pid)"
 wait_file "$W/u/hidden.pid"
 HIDDEN=$(cat "$W/u/hidden.pid")
@@ -193,6 +204,24 @@ OUT=$(screen b)
 check "the next prompt arms normally: nothing about another request" eval 'has "$PROMPT" && lacks "Another request"'
 OUT="registry: $(entries)"
 check "...and the stale entry is gone" test ! -e "$REG/$HA"
+python3 "$E2E/vsensor.py" "$SOCK" "$FINGER" > /dev/null
+wait_file "$W/u/B.rc"
+check "...and the finger runs its command" eval '[ -e "$W/u/ran-b" ] && [ "$(cat "$W/u/B.rc")" = 0 ]'
+
+echo "# 3b. an entry whose pid another process has now (a pid reused since its helper died)"
+# This shell's pid, with a start time that is not its own: what a helper's entry looks like once
+# its pid went to another process.
+printf 'touchauth-armed 1\npid %s\nstart 1\nhost 1\nuid %s\nsince 1\nwhere pts/99\nline sudo wants to run as root: reused\n' \
+    "$$" "$TUID" > "$REG/$$"
+chmod 0600 "$REG/$$"
+rm -f "$W/u/ran-b"
+run b B "sudo touch $W/u/ran-b"
+wait_for b "$HINT"
+OUT=$(screen b)
+check "an entry whose pid another process has now (another start time): the prompt arms, nothing about it" \
+    eval 'has "$PROMPT" && lacks "Another request"'
+OUT="registry: $(entries)"
+check "...and that entry is removed (this shell got no SIGTERM: it runs on)" test ! -e "$REG/$$"
 python3 "$E2E/vsensor.py" "$SOCK" "$FINGER" > /dev/null
 wait_file "$W/u/B.rc"
 check "...and the finger runs its command" eval '[ -e "$W/u/ran-b" ] && [ "$(cat "$W/u/B.rc")" = 0 ]'
