@@ -263,16 +263,21 @@ struct Evaluation {
     /// Registers this prompt as armed, or says why it may not arm: another request is armed
     /// (each named, the password), or the registry cannot be used (the password).
     func arm(_ request: Request, uid: uid_t) -> Arming {
-        // What the prompt approves; a setuid helper's request is the caller's own text: not shown.
+        // What the prompt approves; a setuid helper's request is the caller's own text: only its
+        // service and user are shown. A service name is shown only if it looks like one.
+        let plain = request.service.utf8.count <= 64 && request.service.unicodeScalars.allSatisfy {
+            $0.isASCII && ($0.properties.isAlphabetic || ("0"..."9").contains($0) || "-_.@".unicodeScalars.contains($0))
+        }
+        let service = plain ? request.service : "?"
         let line: String
         if Privilege.restrictedCaller != nil {
-            line = "\(request.service) (\(user))"
+            line = "\(service) (\(user))"
         } else if let approval = request.approval {
             line = Message.approve(approval).text
         } else {
-            line = config.reason.isEmpty ? request.service : config.reason
+            line = config.reason.isEmpty ? service : config.reason
         }
-        guard let me = ArmedRegistry.current(uid: uid, line: line, service: request.service) else {
+        guard let me = ArmedRegistry.current(uid: uid, line: line, service: service) else {
             Syslog.log(LOG_ERR, "cannot read this process's own facts in /proc: not armed")
             send(Message.sensorFailed.replyLine)
             return .refused(.systemCancel)
