@@ -263,4 +263,34 @@ for bad in "0755 0" "0700 $TUID"; do
         eval 'lacks "$PROMPT" && has "The fingerprint reader is not available"'
 done
 
+echo "# 6. eight prompts started at the same instant: at most one is armed at any time"
+# Each helper straight from a request (as the module sends it), with a sensor of its own, all
+# released together; under the registry's lock each either arms alone or ends whatever is armed,
+# so once they settle at most one still waits for a finger, and the others said why.
+rm -f "$T/go"
+pids=()
+for i in $(seq 8); do
+    write_config "$T/par$i.conf" "helper=$HELPER" "state_dir=$STATE_DIR" "virtual_device=$T/par$i.sock" \
+        "lockout_threshold=1000" "password_after_boot=no" "password_max_age=0" "password_after_enroll_change=no" "timeout=20"
+    sed -i "/^virtual_device = $(printf '%s' "$SOCK" | sed 's|/|\\/|g')\$/d" "$T/par$i.conf"
+    ( while [ ! -e "$T/go" ]; do sleep 0.001; done
+      printf 'touchauth-request 1\nuser %s\nservice par%s\nfallback none\narg config=%s\nend\n' "$TUSER" "$i" "$T/par$i.conf" |
+          exec "$HELPER" pam-verify > "$T/par$i.out" 2>&1 ) &
+    pids+=($!)
+done
+touch "$T/go"
+waiting() { local n=0 i; for i in $(seq 8); do grep -q '^result ' "$T/par$i.out" 2> /dev/null || n=$((n + 1)); done; echo $n; }
+for i in $(seq 1000); do [ "$(waiting)" -le 1 ] && break; sleep 0.01; done
+sleep 0.5   # (a second helper still armed would show here: none of its own events comes to wait for)
+OUT=$(for i in $(seq 8); do echo "== par$i"; cat "$T/par$i.out"; done; echo "registry: $(entries)")
+check "eight at once: at most one still waits for a finger ($(waiting) waiting)" test "$(waiting)" -le 1
+check "...and the registry counts at most one" test "$(entries | wc -w)" -le 1
+ended=0; for i in $(seq 8); do grep -q '^info Another request' "$T/par$i.out" && ended=$((ended + 1)); done
+check "...every other one said why it went to the password ($ended of 8)" test "$ended" -ge 7
+for e in $(entries); do case $e in *[!0-9]*) ;; *) kill -TERM "$e" ;; esac; done  # (the helpers' pids)
+wait "${pids[@]}" 2> /dev/null
+for i in $(seq 500); do [ -z "$(entries)" ] && break; sleep 0.01; done
+OUT="registry: $(entries)"
+check "(cleanup) the registry is empty once they are gone" test -z "$(entries)"
+
 summary
