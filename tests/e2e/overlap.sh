@@ -263,6 +263,20 @@ for bad in "0755 0" "0700 $TUID"; do
         eval 'lacks "$PROMPT" && has "The fingerprint reader is not available"'
 done
 
+echo "# 5b. the registry's lock held by another (a holder stuck inside it): no prompt arms without it"
+# A process of the test holds the flock the helpers take for every look at the registry; a
+# prompt waits for it (2 s) and then goes to the password, its reader never opened.
+python3 -c 'import fcntl, sys, time
+f = open(sys.argv[1], "a"); fcntl.flock(f, fcntl.LOCK_EX); print("held", flush=True); time.sleep(600)' "$REG/lock" > "$T/held" &
+HOLDER=$!
+wait_file "$T/held"
+pam other "$OTHER" "not-the-password" "SCAN ot-right-index"
+kill "$HOLDER"; wait "$HOLDER" 2> /dev/null
+check "the lock held by another: no success with the right finger, the password asked" \
+    eval 'lacks "successfully authenticated" && has "Password"'
+check "...the fingerprint prompt never shown, 'not available' instead" \
+    eval 'lacks "$PROMPT" && has "The fingerprint reader is not available"'
+
 echo "# 6. eight prompts started at the same instant: at most one is armed at any time"
 # Each helper straight from a request (as the module sends it), with a sensor of its own, all
 # released together; under the registry's lock each either arms alone or ends whatever is armed,
