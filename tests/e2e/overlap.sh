@@ -127,6 +127,8 @@ check "b never showed the fingerprint prompt" lacks "$PROMPT"
 OUT=$(screen a)
 check "a (armed) goes to its password and names b's command and terminal" \
     eval 'has "$SUDO_PW" && grep -qE "${ASKED}[0-9]+ s: sudo wants to run as root: touch $W/u/ran-b \\(pts/[0-9]+\\)\\. Use your password\\." <<<"$OUT"'
+echo "#   a said: $(screen a | grep -F "$ASKED")"
+echo "#   b said: $(screen b | grep -F "$WAITING")"
 OUT="strikes: $(strikes)"
 check "no strike on disk (a's scan cancelled and refunded, b never charged)" test "$(strikes)" = 0
 for i in $(seq 500); do no_helper_left a && no_helper_left b && [ -z "$(entries)" ] && break; sleep 0.01; done
@@ -241,6 +243,37 @@ check "the armed sudo goes to its password, naming the other user's request" \
     eval 'has "$SUDO_PW" && grep -qE "${ASKED}[0-9]+ s: the-other-users-login \\(other\\)" <<<"$OUT"'
 ctrl_c a A
 check "(control) the command did not run" test ! -e "$W/u/ran-a"
+
+echo "# 4b. a setuid helper started by a user (a screen locker's, decision 0012), its request forged"
+# The user runs the setuid copy by hand with a request of their own: an approval line and a
+# service that try to pass for something else. It ends the armed prompt as any request does
+# (the rule), and is named by a plain service and its user only.
+mkdir -m 0755 "$W/suid"
+cp "$HELPER" "$W/suid/touchauth"
+chmod 4755 "$W/suid/touchauth"
+# The one config file a setuid run reads, /etc/security/touchauth.conf: a copy of the directory
+# with ours in it, mounted over it in the run's own namespace.
+mkdir -m 0755 "$W/etc-security"
+cp -a /etc/security/. "$W/etc-security/"
+cp -p "$CONF" "$W/etc-security/touchauth.conf"
+rm -f "$W/u/ran-a"
+run a A "sudo touch $W/u/ran-a"
+wait_for a "$HINT"
+printf 'touchauth-request 1\nuser %s\nservice %s\nfallback none\napprove sudo command root %s\nend\n' \
+    "$OTHER" $'login\xe2\x80\xae' 'apt upgrade' > "$T/forged.req"   # (U+202E: right-to-left override)
+unshare -m --propagation private sh -c 'mount --bind "$1" /etc/security &&
+    exec setpriv --reuid="$2" --regid="$2" --init-groups "$3" pam-verify < "$4"' sh \
+    "$W/etc-security" "$OTHER" "$W/suid/touchauth" "$T/forged.req" > "$T/forged.out" 2>&1
+OUT=$(cat "$T/forged.out")
+check "the setuid helper (real uid $OTHER) finds the armed sudo: names it, the password" \
+    eval 'grep -qE "^info ${WAITING}sudo wants to run as root: touch $W/u/ran-a \\(pts/[0-9]+, [0-9]+ s\\)" <<<"$OUT" && has "result userFallback"'
+wait_for a "$SUDO_PW"
+OUT=$(screen a)
+check "...the armed sudo goes to its password, naming it by its user only (its service, with a U+202E, shown as '?')" \
+    grep -qE "${ASKED}[0-9]+ s: \\? \\($OTHER\\) \\(" <<<"$OUT"
+check "...never the forged approval line" lacks "apt upgrade"
+echo "#   the armed sudo said: $(grep -F "$ASKED" <<<"$OUT")"
+ctrl_c a A
 
 echo "# 5. a registry directory that is not root's alone: no prompt arms"
 # badreg MODE UID COMMAND...: COMMAND with a /run/touchauth of that mode and owner (a tmpfs in a
