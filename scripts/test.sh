@@ -53,7 +53,7 @@ suites() {
     $f security counted "e2e: security (user names, links and owners, faults, socket mode, valgrind)" tests/e2e/security.sh
     $f unprivileged counted "e2e: unprivileged callers (real sudo vs the caller's env, setuid helper for screen lockers)" tests/e2e/unprivileged.sh
     $f fuzz-c exact "fuzz: the shim's reply and option parsers (libFuzzer, ASan+UBSan)" pam/fuzz/run.sh
-    $f fuzz-swift exact "fuzz: the helper's config, request and state decoders (Swift libFuzzer, ASan)" tests/fuzz/run.sh
+    $f fuzz-swift exact "fuzz: the helper's config, request, state and armed-request decoders (Swift libFuzzer, ASan)" tests/fuzz/run.sh
     $f core counted "e2e: core flow (virtual sensor, pam_unix, pamtester)" tests/e2e/core_flow.sh
     $f readers counted "e2e: the readers at hand (two virtual readers, a closed lid, a removable port, one unplugged)" tests/e2e/readers.sh
     $f lockout counted "e2e: strikes, lockout, trust rules, state store (acct_mgmt, parallel, kill -9)" tests/e2e/lockout.sh
