@@ -60,6 +60,54 @@ int client_keeps_one_message(const char *service)
 }
 
 /*
+ * The services that start a session on Debian 12 and 13 (util-linux login,
+ * gdm3 43 and 48, lightdm 1.26 and 1.32, sddm 0.19 and 0.21), each the name
+ * its program passes to pam_start; autologin services authenticate nobody.
+ */
+static const char *const session_starters[] = { "login", "gdm-password", "gdm-fingerprint",
+						"lightdm", "sddm" };
+#define NSESSION_STARTERS (sizeof(session_starters) / sizeof(session_starters[0]))
+
+int client_starts_session(const char *service)
+{
+	return listed(service, session_starters, NSESSION_STARTERS);
+}
+
+/*
+ * GDM's password conversation.  GDM 43 (Debian 12) runs gdm-password and,
+ * whenever fprintd offers a reader, gdm-fingerprint side by side; its shell
+ * (js/gdm/util.js) shows gdm-password's messages where the password field
+ * goes and asks for the password only when that stack prompts.  With our line
+ * in common-auth (pam-auth-update --enable touchauth), which gdm-password
+ * includes, the real gnome-shell showed our hint instead of the password
+ * field, held a typed password until our timeout, and had two helpers arm one
+ * reader (tests/e2e/clients_gnome.sh, NOTES.md).  The finger is
+ * gdm-fingerprint's (examples/pam.d/gdm-fingerprint).
+ */
+static const char *const password_only[] = { "gdm-password" };
+#define NPASSWORD_ONLY (sizeof(password_only) / sizeof(password_only[0]))
+
+int client_password_only(const char *service)
+{
+	return listed(service, password_only, NPASSWORD_ONLY);
+}
+
+/*
+ * GDM's shell (js/gdm/util.js, _onInfo) shows gdm-fingerprint's PAM_TEXT_INFO
+ * lines only as its own hint "(or place finger on reader)" (or "swipe"), and
+ * its PAM_ERROR_MSG lines as they are; a PAM_AUTHINFO_UNAVAIL ends the
+ * conversation with no message.  Seen with the real gnome-shell 43
+ * (clients_gnome.sh): a locked-out user read that hint, not our reason.
+ */
+static const char *const hides_info[] = { "gdm-fingerprint" };
+#define NHIDES_INFO (sizeof(hides_info) / sizeof(hides_info[0]))
+
+int client_hides_info(const char *service)
+{
+	return listed(service, hides_info, NHIDES_INFO);
+}
+
+/*
  * The service names the hosts pass to pam_start on Debian 12 and 13: sudo
  * 1.9 uses sudo-i for -i; util-linux su uses su-l for -l; OpenDoas doas.
  */

@@ -30,6 +30,30 @@ int client_needs_terminal(const char *service);
  */
 int client_keeps_one_message(const char *service);
 
+/*
+ * 1 when SERVICE starts a session with the password typed there: a text
+ * console's login, GDM's login screen (gdm-password, gdm-fingerprint),
+ * LightDM, SDDM.  Where their stack unlocks a keyring with that password, the
+ * finger is not offered (keyring.h).  Screen lockers and sudo are not here:
+ * the keyring is open by then.
+ */
+int client_starts_session(const char *service);
+
+/*
+ * 1 when SERVICE is the password conversation of a display manager that runs
+ * the fingerprint in a conversation of its own beside it: GDM's gdm-password
+ * (gdm-fingerprint beside it). The module steps aside there, so that the
+ * password field is up at once; the finger is gdm-fingerprint's.
+ */
+int client_password_only(const char *service);
+
+/*
+ * 1 when the client of SERVICE replaces our info lines with a hint of its own
+ * and shows only errors as they are: GDM's shell for gdm-fingerprint ("(or
+ * place finger on reader)"). A line the user must read goes as an error there.
+ */
+int client_hides_info(const char *service);
+
 /* The hosts whose own argv says what a touch approves (approval.c). */
 enum client_host {
 	HOST_OTHER, /* unknown: the per-service reason only */

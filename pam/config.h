@@ -72,7 +72,10 @@
 	 * (docs/POLICY.md#the-lid-and-the-readers-at-hand). */                                    \
 	X(sysfs_dir, ABSPATH, 0, 0, 255, "/sys", ROOT)                                             \
 	/* Where logind does not run, whether a terminal the module owns counts as a person. */    \
-	X(terminal_without_logind, BOOL, 0, 0, 0, "no", ROOT)
+	X(terminal_without_logind, BOOL, 0, 0, 0, "no", ROOT)                                      \
+	/* At a login whose stack unlocks a keyring with the password, the finger too (keyring.h). \
+	 */                                                                                        \
+	X(finger_at_keyring_login, BOOL, 0, 0, 0, "no", ROOT)
 
 #define CONFIG_FIELD_INT(name, length)				int name;
 #define CONFIG_FIELD_BOOL(name, length)				int name;

@@ -18,6 +18,7 @@
 
 #include <security/pam_ext.h>
 
+#include "clients.h"
 #include "contract.h"
 
 #ifndef TOUCHAUTH_LOCALEDIR
@@ -136,8 +137,16 @@ static void translate(const char *msgid, char *out, size_t size)
 void lockout_tell(pam_handle_t *pamh)
 {
 	char text[TA_TEXT_MAX + 1];
+	const void *service = NULL;
+	int style = PAM_TEXT_INFO;
 
 	translate(TA_LOCKOUT_MESSAGE, text, sizeof(text));
-	/* As the helper's line: PAM_TEXT_INFO (Message.isError is false for it). */
-	(void)pam_prompt(pamh, PAM_TEXT_INFO, NULL, "%s", text);
+	/*
+	 * As the helper's line: PAM_TEXT_INFO (Message.isError is false for it),
+	 * but an error where the client hides info lines (GDM's gdm-fingerprint).
+	 */
+	if (pam_get_item(pamh, PAM_SERVICE, &service) == PAM_SUCCESS && service != NULL &&
+	    client_hides_info(service))
+		style = PAM_ERROR_MSG;
+	(void)pam_prompt(pamh, style, NULL, "%s", text);
 }

@@ -9,7 +9,9 @@
 #define PAM_SM_AUTH
 #define PAM_SM_ACCOUNT
 
+#include <dlfcn.h>
 #include <errno.h>
+#include <libgen.h>
 #include <fcntl.h>
 #include <limits.h>
 #include <pwd.h>
@@ -28,6 +30,7 @@
 #include "approval.h"
 #include "clients.h"
 #include "helper.h"
+#include "keyring.h"
 #include "lockout.h"
 #include "options.h"
 #include "presence.h"
@@ -215,31 +218,90 @@ static int helper_setuid_root(const struct config_values *opts)
 }
 
 /*
+ * Where libpam finds a module named without a path: the "security" directory
+ * beside libpam itself (Debian's /lib/<multiarch>/security, Fedora's
+ * /usr/lib64/security), and ours, wherever this module was loaded from.
+ */
+static void module_dirs(char libpam_dir[PATH_MAX], char own_dir[PATH_MAX], const char *dirs[3])
+{
+	Dl_info info;
+	int n = 0;
+
+	if (dladdr((void *)pam_get_item, &info) != 0 && info.dli_fname != NULL &&
+	    snprintf(libpam_dir, PATH_MAX, "%s", info.dli_fname) < PATH_MAX) {
+		char *dir = dirname(libpam_dir);
+
+		memmove(libpam_dir, dir, strlen(dir) + 1);
+		if (strlen(libpam_dir) + sizeof("/security") <= PATH_MAX) {
+			strcat(libpam_dir, "/security");
+			dirs[n++] = libpam_dir;
+		}
+	}
+	if (dladdr((void *)pam_sm_authenticate, &info) != 0 && info.dli_fname != NULL &&
+	    snprintf(own_dir, PATH_MAX, "%s", info.dli_fname) < PATH_MAX) {
+		char *dir = dirname(own_dir);
+
+		memmove(own_dir, dir, strlen(dir) + 1);
+		dirs[n++] = own_dir;
+	}
+	dirs[n] = NULL;
+}
+
+/*
+ * A login whose stack unlocks a keyring with the password (keyring.h): the
+ * password, so that the keyring is unlocked; one line in the log says why.
+ */
+static int keeps_keyring(pam_handle_t *pamh, const struct config_values *opts, const char *user,
+			 const char *service)
+{
+	char libpam_dir[PATH_MAX], own_dir[PATH_MAX], why[1024];
+	const char *dirs[3], *refusal;
+	int offered_locked;
+
+	if (!client_starts_session(service))
+		return 0;
+	module_dirs(libpam_dir, own_dir, dirs);
+	refusal = keyring_refusal(opts->finger_at_keyring_login, "/etc/pam.d", dirs, service, why,
+				  sizeof(why), &offered_locked);
+	if (refusal != NULL) {
+		pam_syslog(pamh, LOG_INFO, "user %s: %s", user, refusal);
+		return 1;
+	}
+	if (offered_locked && opts->debug)
+		pam_syslog(
+		    pamh, LOG_DEBUG,
+		    "finger_at_keyring_login = yes: a finger here leaves the keyring locked");
+	return 0;
+}
+
+/*
  * A locker that reads the password first (clients.h) is asked one
  * PAM_PROMPT_ECHO_OFF, whose text it never shows; it answers with what was
  * typed before Enter.  Typed: the password, PAM_AUTHTOK for pam_unix.so
- * try_first_pass, at once (userFallback).  Empty: the person asks for the
- * finger (TA_SUCCESS here means "go on to the sensor").  No answer: the
- * next module asks (systemCancel).
+ * try_first_pass, at once (*outcome userFallback).  Empty: the person asks
+ * for the finger (returns 1, *outcome untouched).  No answer: the next module
+ * asks (*outcome systemCancel).  Returns 0 but for the finger.
  */
-static enum ta_outcome ask_first(pam_handle_t *pamh)
+static int ask_first(pam_handle_t *pamh, enum ta_outcome *outcome)
 {
 	char *answer = NULL;
-	enum ta_outcome outcome = TA_USER_FALLBACK;
+	int finger = 0;
 
 	if (pam_prompt(pamh, PAM_PROMPT_ECHO_OFF, &answer, "Password: ") != PAM_SUCCESS ||
 	    answer == NULL) {
 		pam_syslog(pamh, LOG_ERR, "the locker gave no answer");
 		free(answer);
-		return TA_SYSTEM_CANCEL;
+		*outcome = TA_SYSTEM_CANCEL;
+		return 0;
 	}
+	*outcome = TA_USER_FALLBACK;
 	if (answer[0] == '\0')
-		outcome = TA_SUCCESS;
+		finger = 1;
 	else if (pam_set_item(pamh, PAM_AUTHTOK, answer) != PAM_SUCCESS)
 		pam_syslog(pamh, LOG_ERR, "cannot hand the typed password on");
 	explicit_bzero(answer, strlen(answer));
 	free(answer);
-	return outcome;
+	return finger;
 }
 
 /*
@@ -482,6 +544,13 @@ PAM_EXTERN int pam_sm_authenticate(pam_handle_t *pamh, int flags, int argc, cons
 		pam_syslog(pamh, LOG_ERR, "cannot determine the service name");
 		goto out;
 	}
+	/* GDM's password conversation: the finger is gdm-fingerprint's (clients.h). */
+	if (client_password_only(service)) {
+		if (opts.debug)
+			pam_syslog(pamh, LOG_DEBUG,
+				   "GDM's password conversation: the finger is gdm-fingerprint's");
+		goto out;
+	}
 	/* Cheapest first: most users a stack sees have no prints (one lstat). */
 	prints = has_print_dir(pamh, &opts, user);
 	if (!prints) {
@@ -503,10 +572,12 @@ PAM_EXTERN int pam_sm_authenticate(pam_handle_t *pamh, int flags, int argc, cons
 					   "the helper is not setuid root");
 			goto out;
 		}
-		v = (struct verdict){ .outcome = ask_first(pamh), .strikes = -1 };
-		if (v.outcome != TA_SUCCESS)
+		v = (struct verdict){ .strikes = -1 };
+		if (!ask_first(pamh, &v.outcome))
 			goto audit;
 	}
+	if (keeps_keyring(pamh, &opts, user, service))
+		goto out;
 	presence = presence_decide(pamh, &opts, service, uid, &term);
 	if (presence.refusal != NULL) {
 		if (opts.debug)

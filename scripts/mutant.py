@@ -32,8 +32,9 @@ def parse(path):
         lines = f.read().split("\n")
     if lines and lines[-1] == "":
         lines.pop()
-    if not lines or not lines[0].startswith("Mutant "):
-        raise Stale(f"{path}: the first line is not 'Mutant NAME: ...'")
+    name = os.path.basename(path).removesuffix(".mut")
+    if not lines or not lines[0].startswith(f"Mutant {name}: ") or not lines[0][len(name) + 9:].strip():
+        raise Stale(f"{path}: the first line is not 'Mutant {name}: what it breaks'")
     blocks, cur = [], None
     for n, line in enumerate(lines[1:], 2):
         if line.startswith("@@ "):

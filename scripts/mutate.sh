@@ -34,58 +34,26 @@ Root, as scripts/test.sh. The e2e suites take TOUCHAUTH_E2E_USER from the enviro
 EOF
 }
 
-# The map: a changed file (a shell pattern on its path) -> the suites that test it, in the
-# order they run: the C unit tests before anything end to end, then the suite most about that
-# file, then the rest cheapest first. The first pattern that matches a file gives its suites;
-# a mutant of several files runs the union, in the order of first mention. Each suite's
-# usual seconds: USUAL below.
-MAP=(
-    "pam/presence.c|core gdm terminal presence polkit sshd lockers cli"
-    "pam/logind.h|gdm presence terminal"
-    "pam/terminal.c|c terminal doas"
-    "pam/clients.c|c core lockers terminal"
-    "pam/approval.c|c terminal doas"
-    "pam/protocol.c|c fake-helpers core"
-    "pam/helper.c|c fake-helpers core terminal doas"
-    "pam/spawn.c|c fake-helpers core terminal security unprivileged slow-disk"
-    "pam/pam_touchauth.c|c stacks security core gdm terminal presence unprivileged fake-helpers sshd lockers lockout"
-    "pam/config*|c config-shim config-perms"
-    "pam/options.c|c core"
-    "pam/lockout.c|lockout install"
-    "pam/contract.h|c swift core lockout terminal"
-    "pam/*|c core fake-helpers"
-    "Sources/TouchAuthCore/MoCatalog.swift|swift cli"
-    "Sources/TouchAuthCore/Approval.swift|swift terminal"
-    "Sources/TouchAuthPlatform/Readers.swift|readers terminal"
-    "Sources/Fingerprint/ScanRace.swift|readers"
-    "Sources/TouchAuthPAM/PamVerify.swift|swift core readers stacks terminal security unprivileged slow-disk lockout"
-    "Sources/TouchAuthCore/*|swift core terminal slow-disk lockout"
-    "Sources/TouchAuthPlatform/StrikeStore.swift|swift core slow-disk lockout security unprivileged"
-    "Sources/TouchAuthPlatform/StateStore.swift|swift lockout core slow-disk"
-    "Sources/TouchAuthPlatform/Termination.swift|swift core terminal slow-disk security unprivileged"
-    "Sources/TouchAuthPAM/*|swift core stacks terminal security unprivileged slow-disk lockout"
-    "Sources/TouchAuthCommands/*|swift cli lockout"
-    "Sources/TouchAuthPlatform/ArmedRegistry.swift|overlap"
-    "Sources/TouchAuthPlatform/*|swift core security unprivileged cli lockout"
-    "Sources/Fingerprint/*|swift slow-disk security core"
-    "Sources/*|swift core"
-)
 # A suite that takes much longer with a mutant than without (a hang: a deadline broken, a
 # process that never ends) is stopped and counts as failed: "killed NAME by SUITE (hung)".
-# Its limit: twice its usual seconds on this 2-core machine (below, measured unmutated)
+# Its limit: twice its usual seconds on this 2-core machine (scripts/suites.sh, measured unmutated)
 # plus 20; MUTATE_SUITE_TIMEOUT=S sets one limit for all. The baseline run below uses the same
 # limits, so a suite that is merely slow here turns its kills into errors, not false kills.
-declare -A USUAL=([build]=60 [swift]=40 [format]=10 [spdx]=5 [c]=8 [config-shim]=5
-    [config-helper]=5 [config-perms]=5 [fake-helpers]=22 [security]=12 [unprivileged]=18
-    [fuzz-c]=30 [fuzz-swift]=30 [core]=5 [lockout]=160 [stacks]=15 [slow-disk]=28 [terminal]=8 [doas]=8
-    [polkit]=18 [lockers]=110 [lightdm]=62 [gdm]=5 [presence]=13 [overlap]=60 [sshd]=23 [cli]=17 [demo]=30
-    [fprintd]=60 [install]=110 [readers]=8)
 limit_for() {
     if [ -n "${MUTATE_SUITE_TIMEOUT:-}" ]; then echo "$MUTATE_SUITE_TIMEOUT"
     else echo $((2 * ${USUAL[$1]:-200} + 20)); fi
 }
 
 source "$(dirname "$0")/lib.sh"  # SWIFT; set -euo pipefail
+source "$(dirname "$0")/suites.sh"  # suites, MUTATION_MAP
+declare -A USUAL=()
+usual_of() { USUAL[$1]=$3; }
+suites usual_of
+for e in "${MUTATION_MAP[@]}"; do
+    for s in ${e#*|}; do
+        [ -n "${USUAL[$s]:-}" ] || { echo "mutate.sh: MUTATION_MAP names '$s', not a suite of scripts/suites.sh" >&2; exit 2; }
+    done
+done
 HERE=$ROOT
 LOGDIR=""
 UPDATE_KILLERS=""
@@ -93,7 +61,7 @@ MUTANTS=()
 while [ $# -gt 0 ]; do
     case $1 in
         -h | --help) usage; exit 0 ;;
-        --map) for e in "${MAP[@]}"; do printf '%-30s %s\n' "${e%%|*}" "${e#*|}"; done; exit 0 ;;
+        --map) for e in "${MUTATION_MAP[@]}"; do printf '%-30s %s\n' "${e%%|*}" "${e#*|}"; done; exit 0 ;;
         --update-killers) UPDATE_KILLERS=1 ;;
         --log) [ $# -ge 2 ] || { echo "mutate.sh: --log needs a DIR" >&2; exit 2; }; LOGDIR=$2; shift ;;
         -*) echo "mutate.sh: unknown option $1 (scripts/mutate.sh --help)" >&2; exit 2 ;;
@@ -147,7 +115,7 @@ echo "scratch tree: $TREE (from $HERE)"
 suites_for() {
     local f e pat want=" "
     for f in "$@"; do
-        for e in "${MAP[@]}"; do
+        for e in "${MUTATION_MAP[@]}"; do
             pat=${e%%|*}
             # shellcheck disable=SC2053  # the pattern is a glob on purpose
             if [[ $f == $pat ]]; then want+="${e#*|} "; break; fi

@@ -33,55 +33,13 @@ Exit status: 0 when every suite run passed, 1 when one failed, 2 for a bad argum
 EOF
 }
 
-# The suites, in run order. suites FN calls FN NAME KIND DESCRIPTION COMMAND... for each.
-# KIND: single (one check: passes when the command exits 0, its output is not read), counted
-# (reads "N passed, M failed"; minimum in tests/counts: last full run's count less 5 %), exact
-# (counted, where each check is a whole target: the minimum is the count itself).
-suites() {
-    local f=$1
-    $f build single "build (release helper, module with -Werror)" "$ROOT/scripts/build.sh"
-    $f swift counted "Swift unit tests (core, the scan loop)" swift_unit_tests
-    $f format single "C formatting (clang-format, pam/.clang-format)" make -s -C pam format-check
-    $f spdx counted "license: every source file carries its SPDX line (Apache-2.0, LICENSE)" tests/spdx.sh
-    $f mutants counted "mutants: each one in tests/mutants still applies (its old text once in its file)" tests/mutants_apply.sh
-    $f docs-refs counted "docs: every reference to a document's heading resolves (a slug, never a section number)" tests/docs_refs.sh
-    $f c counted "C unit tests (reply parser, helper spawn, terminal, held signals, lockers asked first, exported symbols, config file checks)" make -s -C pam check
-    $f config-shim counted "config files: the shim's dump" pam/tests/check_config_files.sh pam/tests/config_dump
-    $f config-helper counted "config files: the helper's dump" pam/tests/check_config_files.sh "$HELPER_BIN" config-dump --config
-    $f config-perms counted "config file checks (owner, mode, links, size): the helper's dump" sh pam/tests/test_config_files_perms.sh "$HELPER_BIN" config-dump --config
-    $f fake-helpers counted "e2e: faulty helpers never authenticate" tests/e2e/sandbox.sh pam/tests/e2e_fake_helpers.sh
-    $f security counted "e2e: security (user names, links and owners, faults, socket mode, valgrind)" tests/e2e/security.sh
-    $f unprivileged counted "e2e: unprivileged callers (real sudo vs the caller's env, setuid helper for screen lockers)" tests/e2e/unprivileged.sh
-    $f fuzz-c exact "fuzz: the shim's reply and option parsers (libFuzzer, ASan+UBSan)" pam/fuzz/run.sh
-    $f fuzz-swift exact "fuzz: the helper's config, request, state and armed-request decoders (Swift libFuzzer, ASan)" tests/fuzz/run.sh
-    $f core counted "e2e: core flow (virtual sensor, pam_unix, pamtester)" tests/e2e/core_flow.sh
-    $f readers counted "e2e: the readers at hand (two virtual readers, a closed lid, a removable port, one unplugged)" tests/e2e/readers.sh
-    $f lockout counted "e2e: strikes, lockout, trust rules, state store (acct_mgmt, parallel, kill -9)" tests/e2e/lockout.sh
-    $f stacks counted "e2e: only a succeeded password lifts the lockout, whatever the stack (Fedora's substack, the word anywhere, pam-auth-update with libpam-fprintd's profile)" tests/e2e/stacks.sh
-    $f slow-disk counted "e2e: no free wrong finger on a slow disk (fsync over a second, Enter after each finger)" tests/e2e/slow_disk.sh
-    $f terminal counted "e2e: terminal keys in real sudo and su (tmux, unshare), signals at the prompt, skips, lid" tests/e2e/terminal.sh
-    $f doas counted "e2e: doas for real (tmux, an overlay over /etc): finger, Enter, typing, Ctrl-C, lockout, no terminal" tests/e2e/clients_doas.sh
-    $f polkit counted "e2e: pkexec and the real polkitd (private bus, fake logind; text agent, a dialog-like agent, remote, no logind)" tests/e2e/clients_polkit.sh
-    $f lockers counted "e2e: screen lockers for real (vlock; i3lock, xsecurelock on Xvfb and swaylock on headless sway in a fake local session; the setuid helper or not)" tests/e2e/clients_lockers.sh
-    $f lightdm counted "e2e: LightDM and its GTK greeter on Xvfb (finger, wrong fingers, locked user, console in front)" tests/e2e/clients_lightdm.sh
-    $f gdm counted "e2e: GDM's two stacks as its session workers run them (finger, password while the finger waits, wrong fingers, locked, remote, no greeter)" tests/e2e/clients_gdm.sh
-    $f presence counted "e2e: presence (fake logind sessions, no terminal, no display, real su)" tests/e2e/presence.sh
-    $f overlap counted "e2e: a touch answers one request (two real sudo at once, a hidden sudo in a job's pty, a helper SIGKILLed while armed, another user's request)" tests/e2e/overlap.sh
-    $f sshd counted "e2e: network logins through real sshd on loopback (password, keyboard-interactive, key after a failed password, MaxAuthTries)" tests/e2e/sshd.sh
-    $f cli counted "e2e: the touchauth command (enroll, list, delete, verify, enable/disable, doctor and its summary line; match-on-chip; --version everywhere; translated output; completions)" tests/e2e/cli.sh
-    $f demo counted "e2e: scripts/demo.sh tells the story its headings say (each step's outcome)" tests/e2e/demo.sh
-    $f fprintd counted "e2e: fprintd interop both ways (real fprintd, private bus, dbusmock polkit)" tests/e2e/fprintd.sh
-    $f install counted "e2e: install, pam-auth-update, real /etc/pam.d, translations, man, uninstall, the .deb built by dpkg-buildpackage" tests/e2e/install.sh
-    $f debian13 counted "e2e: Debian 13 (trixie roots, mmdebstrap): the .deb built with Debian's swiftlang, lintian; real sudo, su, sshd, lockout, pam-auth-update, purge there; the lockers suite" tests/e2e/debian13.sh
-}
-# The suites whose checks a filter can pick: the e2e suites count through check() in
-# tests/e2e/lib.sh (which reads TOUCHAUTH_CHECK_FILTER), swift through swift test --filter.
-FILTERABLE=" swift security unprivileged core lockout stacks slow-disk terminal doas polkit lockers lightdm gdm presence overlap sshd cli demo fprintd install "
 
 source "$(dirname "$0")/lib.sh"
+source "$(dirname "$0")/suites.sh"
 COUNTS="$ROOT/tests/counts"
 ALL=()
-collect() { ALL+=("$1"); }
+FILTERABLE=" "
+collect() { ALL+=("$1"); [ "$2" != checks ] || FILTERABLE+="$1 "; }
 suites collect
 known() { local n; for n in "${ALL[@]}"; do [ "$n" = "$1" ] && return 0; done; return 1; }
 bad() { echo "test.sh: $*" >&2; exit 2; }
@@ -109,7 +67,7 @@ while [ $# -gt 0 ]; do
     shift
 done
 if [ "$LIST" = 1 ]; then
-    list() { printf '%-14s %s\n' "$1" "$3"; }
+    list() { printf '%-14s %s\n' "$1" "$4"; }
     suites list
     exit 0
 fi
@@ -224,7 +182,7 @@ pick() {
     if [ "$PARTIAL" = 1 ] && [ -z "${WANT[$short]:-}" ]; then
         [ "$short" = build ] && { [ ! -x "$HELPER_BIN" ] || [ ! -f "$MODULE_SO" ]; } || return 0
     fi
-    run_suite "$@"
+    run_suite "$1" "$2" "$4" "${@:5}"
 }
 suites pick
 
@@ -257,7 +215,7 @@ if [ "$UPDATE" = 1 ]; then
         for i in "${!SHORT[@]}"; do
             case ${KINDS[i]} in
                 # (never below 1: a suite of one check, spdx, must still pass it)
-                counted) NEWMIN[${SHORT[i]}]=$((PASSES[i] * 95 / 100 > 0 ? PASSES[i] * 95 / 100 : 1)) ;;
+                counted | checks) NEWMIN[${SHORT[i]}]=$((PASSES[i] * 95 / 100 > 0 ? PASSES[i] * 95 / 100 : 1)) ;;
                 exact) NEWMIN[${SHORT[i]}]=${PASSES[i]} ;;
             esac
         done

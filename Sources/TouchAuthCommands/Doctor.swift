@@ -35,6 +35,8 @@ enum Doctor {
         fileCheck("module", pamDir.map { "\($0)/pam_touchauth.so" } ?? tr("pam_touchauth.so (no PAM module directory found)"), executable: false, note)
         let services = pamStacks(options.pamDir ?? "/etc/pam.d", note)
         lockers(options.pamDir ?? "/etc/pam.d", helper: config.helper, note)
+        keyrings(options.pamDir ?? "/etc/pam.d", moduleDir: pamDir, allowed: config.fingerAtKeyringLogin, note)
+        gnomeScreens(options.pamDir ?? "/etc/pam.d", moduleDir: pamDir, note)
         presence(terminalWithoutLogind: config.terminalWithoutLogind, note)
         armedCheck(note)
 
@@ -245,6 +247,67 @@ enum Doctor {
                 note(.ok, "locker", tr("\(locker): Enter on the empty field is the finger, a typed password goes straight through (not with -e / --ignore-empty-password: then only the password)"))
             } else {
                 note(.warn, "locker", tr("\(locker): no finger there: it runs PAM as the user and \(helper) is not setuid root (scripts/install.sh --setuid); the password works"))
+            }
+        }
+    }
+
+    /// The services that start a session (pam/clients.c) and use the module, whose stack
+    /// unlocks a keyring or wallet with the password: the module's own rule (pam/keyring.c,
+    /// `keyring_refusal`) says whether the finger is offered there, a line each.
+    static func keyrings(_ dir: String, moduleDir: String?, allowed: Bool, _ note: (Level, String, String) -> Void) {
+        for service in Files.listDirectory(dir).sorted() where client_starts_session(service) != 0 {
+            guard PamReview.review(service: service, read: reader(dir)) != nil else { continue }
+            var why = [CChar](repeating: 0, count: 1024)
+            var offeredLocked: Int32 = 0
+            var found = keyring_found()
+            let (refused, scan) = (moduleDir ?? "").withCString { module -> (Bool, keyring_scan) in
+                let dirs: [UnsafePointer<CChar>?] = moduleDir == nil ? [nil] : [module, nil]
+                return dirs.withUnsafeBufferPointer { d in
+                    (keyring_refusal(allowed ? 1 : 0, dir, d.baseAddress, service, &why, why.count, &offeredLocked) != nil,
+                     keyring_stack_unlocks(dir, d.baseAddress, service, &found))
+                }
+            }
+            let module = text(of: &found.module), file = text(of: &found.file), line = found.line
+            if refused && scan == KEYRING_UNLOCKS {
+                note(.ok, "keyring", tr("\(service): finger not offered here (keeps the keyring unlocked): \(module) (\(file) line \(line)) unlocks it with the password; finger_at_keyring_login = yes offers the finger"))
+            } else if refused {
+                note(.ok, "keyring", tr("\(service): finger not offered here (keeps the keyring unlocked): whether its stack unlocks a keyring cannot be told (\(file) unreadable, too big or too deep)"))
+            } else if offeredLocked != 0 {
+                note(.ok, "keyring", tr("\(service): finger offered: keyring stays locked (\(module), \(file) line \(line), gets no password from a finger; finger_at_keyring_login = yes)"))
+            }
+        }
+    }
+
+    /// A C string in a fixed array of a C struct.
+    static func text<T>(of field: inout T) -> String {
+        withUnsafeBytes(of: &field) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }
+    }
+
+    /// fprintd's D-Bus activation file: GNOME Shell asks the daemon (GetDefaultDevice) before it
+    /// starts gdm-fingerprint, at the login screen and the lock screen.
+    static let fprintdService = "/usr/share/dbus-1/system-services/net.reactivated.Fprint.service"
+
+    /// GNOME's screens (gdm3 installed: its gdm-password in `dir`): they offer the finger only
+    /// when fprintd's daemon answers; and gdm-fingerprint must run the module, not pam_fprintd,
+    /// with every module it needs installed.
+    static func gnomeScreens(_ dir: String, moduleDir: String?, _ note: (Level, String, String) -> Void) {
+        guard access("\(dir)/gdm-password", F_OK) == 0 else { return }
+        if access(fprintdService, F_OK) != 0 {
+            note(.warn, "gnome", tr("GNOME's screens offer no finger without fprintd: GDM and the lock screen ask its daemon for a reader before they start gdm-fingerprint; apt install fprintd (the daemon only: our pam-auth-update profile keeps pam_fprintd out of the stacks)"))
+        }
+        guard access("\(dir)/gdm-fingerprint", F_OK) == 0,
+              let stack = PamStack(service: "gdm-fingerprint", read: reader(dir)) else { return }
+        for line in stack.lines where !line.module.isEmpty {
+            let path = line.file.hasPrefix("/") ? line.file : "\(dir)/\(line.file)"
+            if line.moduleName == "pam_fprintd" {
+                note(.fail, "gnome", tr("\(path) line \(line.number): gdm-fingerprint still names \(line.module): GNOME's login screen would run fprintd's prompt, not touchauth's; put pam_touchauth.so in its place (examples/pam.d/gdm-fingerprint)"))
+                continue
+            }
+            let installed = line.module.hasPrefix("/")
+                ? access(line.module, F_OK) == 0
+                : moduleDir.map { access("\($0)/\(line.module)", F_OK) == 0 } ?? true
+            if !installed && line.control.lowercased() != "optional" {
+                note(.fail, "gnome", tr("\(path) line \(line.number): gdm-fingerprint names \(line.module), which is not installed: GNOME's fingerprint login fails there"))
             }
         }
     }

@@ -1,12 +1,10 @@
 // SPDX-License-Identifier: Apache-2.0
-import Glibc
-
 /// What a command was given, typed: one declaration per option, `@Option` (takes a value) or
 /// `@Flag`, as swift-argument-parser has them. The declarations give the parser its names
 /// (`parseOptions`) and the usage its words (`Command.usage`, which `--help` shows and
 /// completions/ is checked against); a command's row (Commands.swift) names those it takes.
-/// A value option is nil when not given; a flag is false. Adding an option: its line here, its
-/// name in the synopsis of each command that takes it, then completions/ and touchauth(1).
+/// A value option is nil when not given; a flag is false. Adding an option: its line here and in
+/// `values` or `flags`, its name in the synopsis of each command that takes it, then completions/ and touchauth(1).
 struct Options: Equatable, Sendable {
     /// `--user USER` (or the positional word of `status`, `unlock`): whom the command acts on.
     @Option("user", value: "USER") var user: String?
@@ -32,25 +30,20 @@ struct Options: Equatable, Sendable {
     init() {}
 
     /// From what `parseOptions` read (a flag is present with an empty value): each declaration
-    /// takes its own word while `given` is set.
+    /// takes the word of its own name.
     init(_ parsed: [String: String]) {
-        pthread_mutex_lock(Options.building)
-        defer { pthread_mutex_unlock(Options.building) }
-        Options.given = parsed
-        defer { Options.given = [:] }
         self.init()
+        for path in Options.values { self[keyPath: path].wrappedValue = parsed[self[keyPath: path].name] }
+        for path in Options.flags {
+            self[keyPath: path].wrappedValue = parsed[self[keyPath: path].name] != nil
+        }
     }
 
-    /// The words being typed into a new Options, read by each declaration's init: set only by
-    /// `init(_:)`, for the one `Options()` it makes, under `building`. Not a `@TaskLocal`: that
-    /// links Swift's concurrency runtime and libdispatch into the helper (+0.9 MB of binary,
-    /// +0.75 MB of peak RSS at every prompt, scripts/bench.sh).
-    nonisolated(unsafe) fileprivate static var given: [String: String] = [:]
-    nonisolated(unsafe) private static let building: UnsafeMutablePointer<pthread_mutex_t> = {
-        let mutex = UnsafeMutablePointer<pthread_mutex_t>.allocate(capacity: 1)
-        pthread_mutex_init(mutex, nil)
-        return mutex
-    }()
+    /// Every declaration above, once (a unit test holds these lists to `declared`).
+    static var values: [WritableKeyPath<Options, Option>] {
+        [\._user, \._config, \._device, \._finger, \._pamDir, \._arguments]
+    }
+    static var flags: [WritableKeyPath<Options, Flag>] { [\._json, \._replace, \._all, \._restricted] }
 
     /// Every declaration, by name: nil for a flag, else the word its value shows as.
     static let declared: [String: String?] = Dictionary(
@@ -77,8 +70,7 @@ struct Option: OptionDeclaration, Equatable, Sendable {
     var valueName: String? { value }
 
     init(_ name: String, value: String) {
-        (self.name, self.value) = (name, value)
-        wrappedValue = Options.given[name]
+        (self.name, self.value, wrappedValue) = (name, value, nil)
     }
 }
 
@@ -90,7 +82,6 @@ struct Flag: OptionDeclaration, Equatable, Sendable {
     var valueName: String? { nil }
 
     init(_ name: String) {
-        self.name = name
-        wrappedValue = Options.given[name] != nil
+        (self.name, wrappedValue) = (name, false)
     }
 }

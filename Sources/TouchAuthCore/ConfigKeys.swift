@@ -87,6 +87,12 @@ extension Config {
         get { self[key: "terminal_without_logind"] }
         set { self[key: "terminal_without_logind"] = newValue }
     }
+    /// At a login whose stack unlocks a keyring with the password, the finger too (the module's
+    /// rule, pam/keyring.h; doctor reports it per service).
+    public var fingerAtKeyringLogin: Bool {
+        get { self[key: "finger_at_keyring_login"] }
+        set { self[key: "finger_at_keyring_login"] = newValue }
+    }
 }
 
 /// A type a key's value has: INT (Int), BOOL (Bool), the text and path keys (String).

@@ -16,6 +16,25 @@ import TouchAuthPlatform
         #expect(try parseOptions([], for: enroll) == [:])
     }
 
+    /// Every declaration is filled from the parsed words: the lists `Options(_:)` walks name
+    /// each one once, and each option and flag lands where its name says.
+    @Test func everyDeclarationIsFilled() {
+        let names = Options.values.map { Options()[keyPath: $0].name }
+            + Options.flags.map { Options()[keyPath: $0].name }
+        #expect(names.count == Set(names).count)
+        #expect(Set(names) == Options.names)
+        let given = Options([
+            "user": "alice", "config": "/c", "device": "d/0", "finger": "left-thumb", "pam-dir": "/p",
+            "arguments": "/a", "json": "", "replace": "", "all": "", "restricted": "",
+        ])
+        #expect(given.user == "alice" && given.config == "/c" && given.device == "d/0")
+        #expect(given.finger == "left-thumb")
+        #expect(given.pamDir == "/p" && given.arguments == "/a")
+        #expect(given.json && given.replace && given.all && given.restricted)
+        let none = Options([:])
+        #expect(none == Options() && none.user == nil && !none.json)
+    }
+
     @Test func aValueMayLookLikeAnythingButEmpty() throws {
         // The next word is the value even when it starts with dashes: `--user --json` names a user.
         #expect(try parseOptions(["--user", "--json"], for: command("list")) == ["user": "--json"])

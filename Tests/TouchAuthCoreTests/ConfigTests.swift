@@ -140,6 +140,7 @@ private func parse(_ text: String) throws(Config.Error) -> (Config, [String]) {
                 lid_dir=/proc/acpi/button/lid
                 sysfs_dir=/sys
                 terminal_without_logind=no
+                finger_at_keyring_login=no
 
                 """)
     }

@@ -55,6 +55,54 @@ static void check_needs_terminal(void)
 	}
 }
 
+/* GDM's password conversation steps aside for gdm-fingerprint; no other service does. */
+static void check_password_only(void)
+{
+	static const char *const others[] = { "gdm-fingerprint",
+					      "gdm-autologin",
+					      "gdm-smartcard",
+					      "gdm",
+					      "gdm-password2",
+					      "GDM-PASSWORD",
+					      "login",
+					      "lightdm",
+					      "sudo",
+					      "polkit-1",
+					      "" };
+	int bad = !client_password_only("gdm-password");
+
+	for (size_t i = 0; i < sizeof(others) / sizeof(others[0]); i++)
+		bad += client_password_only(others[i]);
+	if (bad == 0) {
+		passed++;
+		printf(
+		    "ok   - gdm-password is a password-only conversation, no other service is\n");
+	} else {
+		failed++;
+		printf("FAIL - client_password_only: %d wrong\n", bad);
+	}
+}
+
+/* GDM's shell hides gdm-fingerprint's info lines; no other client's. */
+static void check_hides_info(void)
+{
+	static const char *const others[] = { "gdm-password",	 "gdm-fingerprint2",
+					      "GDM-FINGERPRINT", "gdm",
+					      "lightdm",	 "sudo",
+					      "polkit-1",	 "" };
+	int bad = !client_hides_info("gdm-fingerprint");
+
+	for (size_t i = 0; i < sizeof(others) / sizeof(others[0]); i++)
+		bad += client_hides_info(others[i]);
+	if (bad == 0) {
+		passed++;
+		printf("ok   - gdm-fingerprint's client hides info lines, no other does\n");
+	} else {
+		failed++;
+		printf("FAIL - client_hides_info: %d wrong\n", bad);
+	}
+}
+
 int main(void)
 {
 	static const char *const i3lock[] = { "i3lock", NULL };
@@ -81,6 +129,8 @@ int main(void)
 	expect("a name that ends with a locker's not asked first (no suffix or substring match)", 0,
 	       containing);
 	check_needs_terminal();
+	check_password_only();
+	check_hides_info();
 	printf("%d passed, %d failed\n", passed, failed);
 	return failed == 0 ? 0 : 1;
 }

@@ -257,9 +257,11 @@ SECDIR=/usr/lib/$(uname -m)-linux-gnu/security
 mkdir -m 0755 "$T/sec-with" "$T/sec-without"
 for d in with without; do cp "$SECDIR/pam_unix.so" "$T/sec-$d/"; done
 cp "$MODULE" "$T/sec-with/pam_touchauth.so"; chmod 0644 "$T/sec-with/pam_touchauth.so"
+# DBUS_SERVICES=DIR puts DIR over D-Bus's system services too (fprintd's activation file or none).
 doctor_in() {  # doctor_in DIR ARGS...: cli doctor ARGS with DIR as the PAM module directory
     local dir=$1; shift
-    unshare -m sh -c 'mount --bind "$1" "$2" && shift 2 && exec "$@"' sh "$dir" "$SECDIR" "$HELPER" doctor "$@" > "$T/cli.out" 2> "$T/cli.err"
+    unshare -m sh -c 'mount --bind "$1" "$2" && { [ -z "$3" ] || mount --bind "$3" /usr/share/dbus-1/system-services; } &&
+        shift 3 && exec "$@"' sh "$dir" "$SECDIR" "${DBUS_SERVICES:-}" "$HELPER" doctor "$@" > "$T/cli.out" 2> "$T/cli.err"
     RC=$?
     ERR=$(cat "$T/cli.err"); OUT=$(cat "$T/cli.out" "$T/cli.err")
 }
@@ -311,6 +313,48 @@ check "doctor: pam_fprintd's match reaches the authsucc line without a password 
     has "FAIL pam: $T/pamd-fp/login: a success of pam_fprintd.so (common-auth line 2) reaches the authsucc line without a password: a fingerprint would lift the lockout"
 check "...those two FAIL lines, exit 1, 'doctor: 2 checks FAILED' on stderr" \
     eval 'rc_is 1 && test "$(grep -c "^FAIL pam: " "$T/cli.out")" -eq 2 && has "doctor: 2 checks FAILED"'
+
+echo "# doctor: the login keyring, GNOME's screens and fprintd (issue 36)"
+# login, gdm-password and gdm-fingerprint (examples/pam.d's) use the module and unlock GNOME's
+# keyring in their auth phase; sudo has the same lines but starts no session; lightdm has no
+# keyring line. The module directory has pam_gnome_keyring.so (a stand-in file: only whether it
+# is installed counts) and what gdm-fingerprint names.
+mkdir -p "$T/pamd-kr" "$T/sec-kr" "$T/dbus-fprintd" "$T/dbus-none"
+cp -a "$T/sec-with/." "$T/sec-kr/"
+for m in pam_nologin.so pam_succeed_if.so pam_permit.so pam_deny.so; do cp "$SECDIR/$m" "$T/sec-kr/"; done
+: > "$T/sec-kr/pam_gnome_keyring.so"
+: > "$T/dbus-fprintd/net.reactivated.Fprint.service"
+cp "$T/pamd/common-auth" "$T/pamd-kr/"
+kr_stack='auth requisite pam_nologin.so\nauth [success=done default=ignore] pam_touchauth.so\n@include common-auth\nauth optional pam_touchauth.so authsucc\nauth optional pam_gnome_keyring.so\n'
+for svc in login gdm-password sudo; do printf "$kr_stack" > "$T/pamd-kr/$svc"; done
+printf 'auth [success=done default=ignore] pam_touchauth.so\n@include common-auth\nauth optional pam_touchauth.so authsucc\n' > "$T/pamd-kr/lightdm"
+grep -v '^#' "$ROOT/examples/pam.d/gdm-fingerprint" > "$T/pamd-kr/gdm-fingerprint"
+kr_lines() { grep -c "^OK   keyring: " "$T/cli.out"; }
+DBUS_SERVICES="$T/dbus-fprintd" doctor_in "$T/sec-kr" --user "$TUSER" --pam-dir "$T/pamd-kr" --config "$T/doctor.conf"
+check "doctor: login unlocks the keyring -> OK, the finger not offered there, the line named" \
+    has "OK   keyring: login: finger not offered here (keeps the keyring unlocked): pam_gnome_keyring.so (login line 5) unlocks it with the password; finger_at_keyring_login = yes offers the finger"
+check "doctor: ...gdm-password and gdm-fingerprint (the example's keyring line) too; sudo and lightdm get no keyring line" \
+    eval 'has "OK   keyring: gdm-password: finger not offered here" && has "OK   keyring: gdm-fingerprint: finger not offered here" && [ "$(kr_lines)" = 3 ]'
+check "doctor: fprintd's daemon there, the example's gdm-fingerprint -> no gnome line" eval '! grep -q " gnome: " "$T/cli.out"'
+{ cat "$T/doctor.conf"; echo "finger_at_keyring_login = yes"; } > "$T/doctor-kr.conf"
+DBUS_SERVICES="$T/dbus-fprintd" doctor_in "$T/sec-kr" --user "$TUSER" --pam-dir "$T/pamd-kr" --config "$T/doctor-kr.conf"
+check "doctor: finger_at_keyring_login = yes -> OK, finger offered: keyring stays locked" \
+    eval 'has "OK   keyring: login: finger offered: keyring stays locked (pam_gnome_keyring.so, login line 5, gets no password from a finger; finger_at_keyring_login = yes)" && [ "$(kr_lines)" = 3 ]'
+rm "$T/sec-kr/pam_gnome_keyring.so"
+DBUS_SERVICES="$T/dbus-fprintd" doctor_in "$T/sec-kr" --user "$TUSER" --pam-dir "$T/pamd-kr" --config "$T/doctor.conf"
+check "doctor: pam_gnome_keyring not installed -> no keyring line (the finger everywhere)" eval '[ "$(kr_lines)" = 0 ]'
+DBUS_SERVICES="$T/dbus-none" doctor_in "$T/sec-kr" --user "$TUSER" --pam-dir "$T/pamd-kr" --config "$T/doctor.conf"
+check "doctor: gdm3 there, fprintd's daemon not -> WARN: GNOME's screens offer no finger without fprintd" \
+    has "WARN gnome: GNOME's screens offer no finger without fprintd: GDM and the lock screen ask its daemon for a reader before they start gdm-fingerprint"
+printf 'auth requisite pam_nologin.so\nauth required pam_fprintd.so\nauth required pam_nosuch.so\nauth optional pam_also_missing.so\n' > "$T/pamd-kr/gdm-fingerprint"
+DBUS_SERVICES="$T/dbus-fprintd" doctor_in "$T/sec-kr" --user "$TUSER" --pam-dir "$T/pamd-kr" --config "$T/doctor.conf"
+check "doctor: gdm-fingerprint still naming pam_fprintd.so -> FAIL, the line named" \
+    has "FAIL gnome: $T/pamd-kr/gdm-fingerprint line 2: gdm-fingerprint still names pam_fprintd.so: GNOME's login screen would run fprintd's prompt, not touchauth's"
+check "doctor: ...a required module there that is not installed -> FAIL; a missing optional one -> nothing" \
+    eval 'has "FAIL gnome: $T/pamd-kr/gdm-fingerprint line 3: gdm-fingerprint names pam_nosuch.so, which is not installed" && ! has "pam_also_missing" && rc_is 1'
+rm -f "$T/pamd-kr/gdm-password"
+DBUS_SERVICES="$T/dbus-none" doctor_in "$T/sec-kr" --user "$TUSER" --pam-dir "$T/pamd-kr" --config "$T/doctor.conf"
+check "doctor: no gdm3 (no gdm-password) -> no gnome line, whatever fprintd" eval '! grep -q " gnome: " "$T/cli.out"'
 
 echo "# doctor's summary: the last line, stable keys, untranslated; --json's last element"
 summary_of() { tail -n 1 "$T/cli.out"; }

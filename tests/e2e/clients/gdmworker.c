@@ -48,6 +48,7 @@
 
 static struct timespec started;
 static const char *service_name = "";
+static int stdio_mode; /* -1: prompts answered from standard input */
 
 static long elapsed_ms(void)
 {
@@ -81,6 +82,16 @@ static char *read_answer(const char *path)
 	return strdup(line);
 }
 
+static char *read_stdin_answer(void)
+{
+	char line[512];
+
+	if (fgets(line, sizeof(line), stdin) == NULL)
+		return NULL; /* the daemon went away: PAM_CONV_ERR */
+	line[strcspn(line, "\n")] = '\0';
+	return strdup(line);
+}
+
 static int conversation(int n, const struct pam_message **msg, struct pam_response **resp,
 			void *data)
 {
@@ -94,8 +105,10 @@ static int conversation(int n, const struct pam_message **msg, struct pam_respon
 
 		switch (msg[i]->msg_style) {
 		case PAM_PROMPT_ECHO_OFF:
-		case PAM_PROMPT_ECHO_ON:
 			kind = "prompt";
+			break;
+		case PAM_PROMPT_ECHO_ON:
+			kind = stdio_mode ? "question" : "prompt";
 			break;
 		case PAM_ERROR_MSG:
 			kind = "error";
@@ -104,8 +117,8 @@ static int conversation(int n, const struct pam_message **msg, struct pam_respon
 			break;
 		}
 		printf("[%s] %s: %s (%ld ms)\n", service_name, kind, text, elapsed_ms());
-		if (strcmp(kind, "prompt") == 0) {
-			r[i].resp = read_answer(data);
+		if (strcmp(kind, "prompt") == 0 || strcmp(kind, "question") == 0) {
+			r[i].resp = stdio_mode ? read_stdin_answer() : read_answer(data);
 			if (r[i].resp == NULL) {
 				free(r);
 				return PAM_CONV_ERR;
@@ -148,6 +161,8 @@ static int worker(const char *service, const char *user, const char *answers,
 		printf("[%s] pam_start failed\n", service);
 		return 1;
 	}
+	if (stdio_mode)
+		printf("[%s] started\n", service);
 	rc = pam_set_item(pamh, PAM_TTY, "/dev/tty1");
 	for (int k = 0; k < nitems && rc == PAM_SUCCESS; k++) {
 		rc = pam_set_item(pamh, items[k].type, items[k].value);
@@ -175,7 +190,8 @@ static int worker(const char *service, const char *user, const char *answers,
 
 static int usage(void)
 {
-	fprintf(stderr, "usage: gdmworker [-I tty|rhost|xdisplay=VALUE]... USER SERVICE[=ANSWERS]...\n");
+	fprintf(stderr, "usage: gdmworker [-I tty|rhost|xdisplay=VALUE]... USER SERVICE[=ANSWERS]...\n"
+			"       gdmworker -1 [-I ...]... USER SERVICE\n");
 	return 2;
 }
 
@@ -189,6 +205,10 @@ int main(int argc, char **argv)
 
 	clock_gettime(CLOCK_MONOTONIC, &started);
 	setvbuf(stdout, NULL, _IOLBF, 0);
+	if (argc > 1 && strcmp(argv[1], "-1") == 0) {
+		stdio_mode = 1;
+		i = 2;
+	}
 	while (i + 1 < argc && strcmp(argv[i], "-I") == 0) {
 		char *eq = strchr(argv[i + 1], '=');
 
@@ -206,6 +226,13 @@ int main(int argc, char **argv)
 	}
 	if (argc - i < 2 || argc - i - 1 > MAX_CONVERSATIONS)
 		return usage();
+	if (stdio_mode) {
+		if (argc - i != 2)
+			return usage();
+		(void)prctl(PR_SET_PDEATHSIG, SIGTERM); /* gdm-session-worker-job.c */
+		signal(SIGTERM, on_sigterm);
+		return worker(argv[i + 1], argv[i], NULL, items, nitems) == 0 ? 0 : 1;
+	}
 
 	/* The daemon: one worker per conversation, started together. */
 	for (int j = i + 1; j < argc; j++, n++) {
