@@ -28,7 +28,7 @@ suites() {
     $f security checks 12 "e2e: security (user names, links and owners, faults, socket mode, valgrind)" tests/e2e/security.sh
     $f unprivileged checks 18 "e2e: unprivileged callers (real sudo vs the caller's env, setuid helper for screen lockers)" tests/e2e/unprivileged.sh
     $f fuzz-c exact 30 "fuzz: the shim's reply and option parsers, the keyring rule's stack scan (libFuzzer, ASan+UBSan)" pam/fuzz/run.sh
-    $f fuzz-swift exact 30 "fuzz: the helper's config, request and state decoders (Swift libFuzzer, ASan)" tests/fuzz/run.sh
+    $f fuzz-swift exact 30 "fuzz: the helper's config, request, state and armed-request decoders (Swift libFuzzer, ASan)" tests/fuzz/run.sh
     $f core checks 5 "e2e: core flow (virtual sensor, pam_unix, pamtester)" tests/e2e/core_flow.sh
     $f readers counted 8 "e2e: the readers at hand (two virtual readers, a closed lid, a removable port, one unplugged)" tests/e2e/readers.sh
     $f usb checks 50 "e2e: real USB readers under umockdev (libfprint's elanmoc driver, its recorded traffic replayed: the port from sysfs, two readers on two buses, the lid, a reader that cannot be opened, a match and a stranger through the helper, unplugged and plugged in again)" tests/e2e/usb.sh
@@ -44,6 +44,7 @@ suites() {
     $f gnome checks 30 "e2e: GNOME's lock screen for real (gnome-shell 43 headless; GDM stand-in running the real PAM stacks, real fprintd; finger, wrong fingers, locked user, password while armed, README's stacks)" tests/e2e/clients_gnome.sh
     $f keyring checks 10 "e2e: the login keyring kept unlocked (the real pam_gnome_keyring and gnome-keyring-daemon: login by password unlocks it, the finger not offered; finger_at_keyring_login; GDM's unlock, polkit keep the finger)" tests/e2e/keyring.sh
     $f presence checks 13 "e2e: presence (fake logind sessions, no terminal, no display, real su)" tests/e2e/presence.sh
+    $f overlap checks 60 "e2e: a touch answers one request (two real sudo at once, a hidden sudo in a job's pty, a helper SIGKILLed while armed, another user's request)" tests/e2e/overlap.sh
     $f sshd checks 23 "e2e: network logins through real sshd on loopback (password, keyboard-interactive, key after a failed password, MaxAuthTries)" tests/e2e/sshd.sh
     $f cli checks 17 "e2e: the touchauth command (enroll, list, delete, verify, enable/disable, doctor and its summary line; match-on-chip; --version everywhere; translated output; completions)" tests/e2e/cli.sh
     $f demo checks 30 "e2e: scripts/demo.sh tells the story its headings say (each step's outcome)" tests/e2e/demo.sh
@@ -78,13 +79,14 @@ MUTATION_MAP=(
     "Sources/TouchAuthPlatform/Readers.swift|readers usb terminal"
     "Sources/CFprint/shim.h|usb core readers"
     "Sources/Fingerprint/ScanRace.swift|readers"
-    "Sources/TouchAuthPAM/PamVerify.swift|swift core readers stacks terminal security unprivileged slow-disk lockout"
+    "Sources/TouchAuthPAM/PamVerify.swift|swift core readers stacks terminal security unprivileged slow-disk lockout overlap"
     "Sources/TouchAuthCore/*|swift core terminal slow-disk lockout"
     "Sources/TouchAuthPlatform/StrikeStore.swift|swift core slow-disk lockout security unprivileged"
     "Sources/TouchAuthPlatform/StateStore.swift|swift lockout core slow-disk"
     "Sources/TouchAuthPlatform/Termination.swift|swift core terminal slow-disk security unprivileged"
     "Sources/TouchAuthPAM/*|swift core stacks terminal security unprivileged slow-disk lockout"
     "Sources/TouchAuthCommands/*|swift cli lockout"
+    "Sources/TouchAuthPlatform/ArmedRegistry.swift|overlap"
     "Sources/TouchAuthPlatform/*|swift core security unprivileged cli lockout"
     "Sources/Fingerprint/*|swift slow-disk security core"
     "Sources/*|swift core"

@@ -38,6 +38,7 @@ enum Doctor {
         keyrings(options.pamDir ?? "/etc/pam.d", moduleDir: pamDir, allowed: config.fingerAtKeyringLogin, note)
         gnomeScreens(options.pamDir ?? "/etc/pam.d", moduleDir: pamDir, note)
         presence(terminalWithoutLogind: config.terminalWithoutLogind, note)
+        armedCheck(note)
 
         let name = options.user ?? Accounts.name(of: Caller.defaultUID) ?? "root"
         guard let (user, uid) = Accounts.lookUp(name) else { throw .failed(tr("doctor: no such user '\(name)'")) }

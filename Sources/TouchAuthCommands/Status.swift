@@ -43,6 +43,9 @@ enum Status {
         let context = Context()
         let atHand = ReadersAtHand.survey(config, user: user, devices: context.devices())
         let locked = problem != nil || TrustPolicy(config).isLockedOut(state, now: facts.now)
+        // The requests armed now, any user's (docs/POLICY.md#one-request-at-a-time).
+        let armed = ArmedRequests.survey()
+        let now = ArmedRegistry.boottimeMilliseconds()
         if options.json {
             var fields: [String] = []
             fields.append("\"user\":\(json(user.value))")
@@ -60,6 +63,10 @@ enum Status {
             fields.append("\"readers\":[" + atHand.readers.map {
                 "{\"reader\":\(json($0.label)),\"placement\":\(json($0.placement.rawValue)),\"fingers\":[" + $0.fingers.map(json).joined(separator: ",") + "],\"used\":\($0.used)}"
             }.joined(separator: ",") + "]")
+            switch armed {
+            case .success(let entries): fields.append("\"armed\":[" + entries.map { ArmedRequests.json($0, now: now) }.joined(separator: ",") + "]")
+            case .failure: fields.append("\"armed\":null")
+            }
             Files.write("{" + fields.joined(separator: ",") + "}\n", to: 1)
             return
         }
@@ -76,6 +83,11 @@ enum Status {
         out += "  " + (reason.map { tr("next authentication: \(method): \(tr($0))") } ?? tr("next authentication: \(method)")) + "\n"
         out += "  " + ReadersAtHand.lidLine(atHand.lidClosed) + "\n"
         for reader in atHand.readers { out += "  " + reader.text + "\n" }
+        switch armed {
+        case .success(let entries) where entries.isEmpty: out += "  " + tr("armed: none") + "\n"
+        case .success(let entries): for entry in entries { out += "  " + ArmedRequests.text(entry, now: now) + "\n" }
+        case .failure(let error): out += "  " + tr("armed: unknown (\(error.description))") + "\n"
+        }
         Files.write(out, to: 1)
     }
 

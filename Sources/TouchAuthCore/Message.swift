@@ -21,6 +21,11 @@ public enum Message: Equatable, Sendable {
     case refused(TrustPolicy.Reason)
     /// What the touch approves (sudo, doas, su): the first line of the prompt.
     case approve(Approval)
+    /// This prompt was about to arm while another was armed (docs/POLICY.md#one-request-at-a-time):
+    /// the other's line, its terminal (or service), and how long it had been waiting.
+    case otherWasWaiting(line: String, place: String, seconds: Int)
+    /// This armed prompt was ended by another that asked while it waited `seconds`.
+    case otherAsked(line: String, place: String, seconds: Int)
 
     /// Error lines go out as PAM_ERROR_MSG, the rest as PAM_TEXT_INFO.
     public var isError: Bool {
@@ -42,7 +47,7 @@ public enum Message: Equatable, Sendable {
     public var text: String {
         switch self {
         // A command line is shown as given, never looked up as a msgid.
-        case .approve: template.localized(by: Message.catalog, translatingArguments: false)
+        case .approve, .otherWasWaiting, .otherAsked: template.localized(by: Message.catalog, translatingArguments: false)
         default: template.localized(by: Message.catalog)
         }
     }
@@ -74,6 +79,10 @@ public enum Message: Equatable, Sendable {
         case .refused(.maxAge(let hours)): "Your password is required when it has not been used for \(hours) hours."
         case .refused(.enrollChanged): "Your password is required after fingerprints were added or changed."
         case .approve(let approval): Message.template(approval)
+        case .otherWasWaiting(let line, let place, let seconds):
+            "Another request was waiting for your finger: \(line) (\(place), \(seconds) s). Use your password."
+        case .otherAsked(let line, let place, let seconds):
+            "Another request asked for your finger after this one waited \(seconds) s: \(line) (\(place)). Use your password."
         }
     }
 

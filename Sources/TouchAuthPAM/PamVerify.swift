@@ -95,7 +95,7 @@ package enum PamVerify {
         // However the attempt ends from here on, the module's audit line gets the strikes.
         defer { send(.strikes(state.strikes)) }
         if let refused = evaluation.admit(&state, prints: store) { return refused }
-        return evaluation.prompt(readers.map { ($0.device, $0.prints) }, request: request, state: &state)
+        return evaluation.prompt(readers.map { ($0.device, $0.prints) }, request: request, uid: uid, state: &state)
     }
 }
 
@@ -162,12 +162,20 @@ struct Evaluation {
     /// Opens the readers, shows the prompt's lines, and runs the scan loop: one reader, or
     /// several armed at once (a round per charged strike, the first verdict on any
     /// of them settles it: ScanRace).
-    func prompt(_ readers: [(Device, [(Finger, Print)])], request: Request, state: inout UserState) -> Outcome {
+    func prompt(_ readers: [(Device, [(Finger, Print)])], request: Request, uid: uid_t, state: inout UserState) -> Outcome {
         // One deadline for the whole prompt, from the sensor's opening to the last scan.
         let opened = Evaluation.monotonicMilliseconds()
         let cancellable = Cancellable(milliseconds: UInt32(config.timeout) * 1000)
         Termination.watch(cancellable)
         defer { Termination.watch(nil) }
+        // One request armed at a time, machine-wide (ArmedRegistry): registered before any reader
+        // opens; another armed: neither gets the finger, each says what the other was.
+        let registration: ArmedRegistry.Registration
+        switch arm(request, uid: uid) {
+        case .armed(let armed): registration = armed
+        case .refused(let outcome): return outcome
+        }
+        defer { registration.disarm() }
         // A reader that cannot be opened (unplugged since the enumeration) is left out; none: the password.
         var open: [(Device, [(Finger, Print)])] = []
         for (device, prints) in readers {
@@ -227,7 +235,7 @@ struct Evaluation {
             default: self.say(line)
             }
         }
-        return loop.run(say: say) { action in
+        let outcome = loop.run(say: say) { action in
             switch action {
             // Once the prompt was ended (Enter, typing, Ctrl-C), no scan is charged or offered.
             case .charge: Termination.requested ? .promptEnded : strikes.charge(&state)
@@ -237,6 +245,60 @@ struct Evaluation {
             case .settle(let settlement): strikes.settle(settlement, &state, promptEnded: Termination.requested)
             }
         }.outcome
+        // Ended by a prompt that asked while this one waited: its SIGTERM, as Enter (no strike).
+        guard outcome == .systemCancel, let other = registration.endedBy else { return outcome }
+        let me = registration.me
+        let waited = me.waited(at: ArmedRegistry.boottimeMilliseconds())
+        send(.info(Approval.fitted(Message.otherAsked(line: other.line, place: other.place, seconds: waited).text,
+                                   columns: request.columns)))
+        Syslog.log(LOG_NOTICE, "overlap: \(ArmedRegistry.describe(me)) ended after \(waited) s by \(ArmedRegistry.describe(other)); both to the password")
+        return .userFallback
+    }
+
+    enum Arming {
+        case armed(ArmedRegistry.Registration)
+        case refused(Outcome)
+    }
+
+    /// Registers this prompt as armed, or says why it may not arm: another request is armed
+    /// (each named, the password), or the registry cannot be used (the password).
+    func arm(_ request: Request, uid: uid_t) -> Arming {
+        // What the prompt approves; a setuid helper's request is the caller's own text: only its
+        // service and user are shown. A service name is shown only if it looks like one.
+        let plain = request.service.utf8.count <= 64 && request.service.unicodeScalars.allSatisfy {
+            $0.isASCII && ($0.properties.isAlphabetic || ("0"..."9").contains($0) || "-_.@".unicodeScalars.contains($0))
+        }
+        let service = plain ? request.service : "?"
+        let line: String
+        if Privilege.restrictedCaller != nil {
+            line = "\(service) (\(user))"
+        } else if let approval = request.approval {
+            line = Message.approve(approval).text
+        } else {
+            line = config.reason.isEmpty ? service : config.reason
+        }
+        guard let me = ArmedRegistry.current(uid: uid, line: line, service: service) else {
+            Syslog.log(LOG_ERR, "cannot read this process's own facts in /proc: not armed")
+            send(Message.sensorFailed.replyLine)
+            return .refused(.systemCancel)
+        }
+        switch ArmedRegistry.arm(me) {
+        case .armed(let registration):
+            return .armed(registration)
+        case .unusable(let why):
+            Syslog.log(LOG_ERR, "the registry of armed requests: \(why); not armed")
+            send(Message.sensorFailed.replyLine)
+            return .refused(.systemCancel)
+        case .overlap(let others):
+            let now = ArmedRegistry.boottimeMilliseconds()
+            for other in others {
+                let waited = other.waited(at: now)
+                send(.info(Approval.fitted(Message.otherWasWaiting(line: other.line, place: other.place, seconds: waited).text,
+                                           columns: request.columns)))
+                Syslog.log(LOG_NOTICE, "overlap: \(ArmedRegistry.describe(me)) not armed: \(ArmedRegistry.describe(other)) was armed for \(waited) s; both to the password")
+            }
+            return .refused(.userFallback)
+        }
     }
 
     static func monotonicMilliseconds() -> Int {

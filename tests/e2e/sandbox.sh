@@ -12,6 +12,8 @@
 #     /sys/class/tty/tty0/active  "tty1" (a file of the sandbox's: writable, see vt_on_screen)
 #     /run/systemd                an empty tmpfs: no logind, no session, no seat
 #     /proc/acpi/button/lid       an empty tmpfs where the machine has a lid: no lid
+#     /run/touchauth              an empty tmpfs, root 0700: the registry of armed requests
+#                                 (docs/POLICY.md#one-request-at-a-time) of this suite alone
 #     cgroup2                     mounted anew: this process at the root of its hierarchy
 #                                 (outside any logind session; a suite's fake session scopes
 #                                 are made below it and leave the machine's tree alone).
@@ -48,6 +50,8 @@ else  # (no virtual consoles, as in some containers: a /sys/class/tty of the san
     mkdir /sys/class/tty/tty0 && mv /run/systemd/.vt /sys/class/tty/tty0/active
 fi
 rm -f /run/systemd/.vt
+[ -d /run/touchauth ] || mkdir -m 0700 /run/touchauth
+mount -t tmpfs -o mode=0700,size=1m touchauth-armed /run/touchauth
 if [ -d /proc/acpi/button/lid ]; then mount -t tmpfs -o mode=0755,size=4k touchauth-no-lid /proc/acpi/button/lid; fi
 for d in /sys/fs/cgroup/unified /sys/fs/cgroup; do
     if [ "$(stat -f -c %T "$d" 2> /dev/null)" = cgroup2fs ]; then

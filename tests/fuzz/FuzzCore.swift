@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 // libFuzzer targets for the helper's decoders (Sources/TouchAuthCore), built by tests/fuzz/run.sh
 // with `swiftc -sanitize=fuzzer,address` straight from the core's sources, one binary per
-// target (-D FUZZ_CONFIG, FUZZ_REQUEST, FUZZ_STATE). Beyond "no crash", each checks a property
+// target (-D FUZZ_CONFIG, FUZZ_REQUEST, FUZZ_STATE, FUZZ_ARMED). Beyond "no crash", each checks a property
 // that would catch a parser that accepts too much: what is accepted re-encodes to itself.
 
 @_cdecl("LLVMFuzzerTestOneInput")
@@ -42,6 +42,13 @@ public func fuzzOne(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
     _ = copy.charge(threshold: 5, now: 0)
     copy.refund()
     guard copy.strikes == state.strikes || state.strikes >= 5 else { fatalError("charge + refund changed the strikes") }
+#elseif FUZZ_ARMED
+    // An entry of the registry of armed requests (root's files, but with text from a command line).
+    guard let entry = try? ArmedRequest.decode(bytes) else { return 0 }
+    // (Not byte for byte: numbers may have leading zeros.)
+    guard (try? ArmedRequest.decode(entry.encoded)) == entry else { fatalError("entry does not read back") }
+    guard ![entry.place, entry.line].contains(where: { $0.unicodeScalars.contains { $0.value < 0x20 || $0.value == 0x7f } })
+    else { fatalError("a control character in an accepted entry") }
 #endif
     return 0
 }

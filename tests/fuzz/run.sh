@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: Apache-2.0
 # tests/fuzz/run.sh [SECONDS]: the helper's decoders under libFuzzer with ASan: the config
-# grammar (file and module arguments), the shim's request, and the state file. Each target is
+# grammar (file and module arguments), the shim's request, the state file, and an entry of the
+# registry of armed requests. Each target is
 # tests/fuzz/FuzzCore.swift compiled with Sources/TouchAuthCore (and the C config parser under
 # it, pam/config*.c) by `swiftc -sanitize=fuzzer,address`
 # (the Swift toolchain ships libFuzzer) and run for SECONDS (default $FUZZ_SECONDS or 30) on a
@@ -26,7 +27,7 @@ for c in config config_parse config_file; do
         -o "$work/$c.o" 2>> "$work/cconfig.build" && config_objects+=("$work/$c.o")
 done
 
-for target in config request state; do
+for target in config request state armed; do
     flag=FUZZ_$(echo "$target" | tr a-z A-Z)
     if [ ${#config_objects[@]} -ne 3 ] ||
        ! "$SWIFTC" -sanitize=fuzzer,address -parse-as-library -O -D "$flag" -module-name FuzzCore \

@@ -1,0 +1,343 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: Apache-2.0
+# A touch answers exactly one request (issue 37, docs/POLICY.md#one-request-at-a-time): real sudo
+# in tmux, in a private mount namespace whose /etc/pam.d/sudo and /etc/sudoers are our test files
+# and whose /run/systemd is a fake logind with the user's local active session 37 on seat0 (the
+# windows' processes in its cgroup scope), against libfprint's virtual sensor and pam_unix.so.
+#   1. two sudo of one user, the second while the first is armed: both to the password, each
+#      names the other, no strike, no helper left, and the next sudo alone gets the finger;
+#   2. the attack (CVE-2024-37408 for pam_fprintd): a background job's `script -qc 'sudo ...'`
+#      armed in the same session, the user's visible `sudo id` then names it, and a touch lets
+#      nobody in;
+#   3. a helper SIGKILLed while armed: its entry does not block the next prompt, which removes it;
+#   4. another user's request (pamtester, a display) while one is armed: both to the password.
+# The registry is the sandbox's own /run/touchauth (tests/e2e/sandbox.sh).
+source "$(dirname "$0")/lib.sh"
+
+for tool in tmux sudo script unshare setpriv pamtester socat; do
+    command -v "$tool" > /dev/null || { echo "missing $tool"; echo "0 passed, 1 failed"; exit 1; }
+done
+CG=$(cgroup2_dir) || { echo "no cgroup2 hierarchy"; echo "0 passed, 1 failed"; exit 1; }
+REG=/run/touchauth
+
+OTHER=$NOPRINTS_USER   # the other user of case 4 (enrolled here, in this suite's print_dir)
+make_user "$TUSER" "$TPASS"
+make_user "$OTHER" "$TPASS"
+TUID=$(id -u "$TUSER")
+CONF="$T/touchauth.conf"
+STATE_DIR="$T/state"
+mkdir -m 0700 "$STATE_DIR"
+source "$E2E/ttykit.sh"
+conf "lockout_threshold=1000"
+enroll "$TUSER" right-index-finger tu-right-index
+enroll "$OTHER" right-index-finger ot-right-index
+check "(setup) both users enrolled" test -f "$T/prints/$TUSER/virtual_device/0/7" -a -f "$T/prints/$OTHER/virtual_device/0/7"
+strikes() { sed -n 's/^strikes //p' "$STATE_DIR/$TUID" 2>/dev/null | grep . || echo 0; }
+entries() { ls "$REG" 2>/dev/null | grep -v '^lock$' | tr '\n' ' '; }
+
+LINE="auth [success=done abort=die default=ignore] $MODULE config=$CONF debug"
+printf '%s\n' "$LINE" "auth required pam_unix.so try_first_pass nodelay" \
+    "account required pam_permit.so" "session required pam_permit.so" > "$T/pam-sudo"
+printf '%s\n' 'Defaults !lecture, timestamp_timeout=0' 'root ALL=(ALL:ALL) ALL' \
+    "$TUSER ALL=(root) ALL" > "$T/sudoers"
+chmod 0440 "$T/sudoers"
+service other "auth [success=done default=ignore] $MODULE config=$CONF debug reason=the-other-users-login" \
+    "auth required pam_unix.so nodelay"
+
+# The fake logind: session 37 of $TUSER, local, active, a tty on seat0 (presence.sh's layout).
+mkdir -p "$T/rs/system" "$T/rs/seats" "$T/rs/sessions" "$T/rs/users"
+printf 'IS_SEAT0=1\nCAN_MULTI_SESSION=1\nCAN_TTY=1\nCAN_GRAPHICAL=1\nACTIVE=37\nACTIVE_UID=%s\nSESSIONS=37\n' "$TUID" > "$T/rs/seats/seat0"
+printf 'UID=%s\nUSER=%s\nACTIVE=1\nSTATE=active\nREMOTE=0\nTYPE=tty\nCLASS=user\nSCOPE=session-37.scope\nSEAT=seat0\n' \
+    "$TUID" "$TUSER" > "$T/rs/sessions/37"
+printf 'NAME=%s\nSTATE=active\nSESSIONS=37\n' "$TUSER" > "$T/rs/users/$TUID"
+chmod -R 0755 "$T/rs"
+SCOPE="$CG/user.slice/user-$TUID.slice/session-37.scope"
+[ -d "$SCOPE" ] && { echo "$SCOPE exists already: not ours to use"; echo "0 passed, 1 failed"; exit 1; }
+OURS=""
+for d in "$SCOPE" "$CG/user.slice/user-$TUID.slice" "$CG/user.slice"; do [ -d "$d" ] || OURS+=" $d"; done
+cleanup() {
+    tm kill-server 2> /dev/null
+    [ -n "${HIDDEN:-}" ] && kill -KILL "$HIDDEN" 2> /dev/null
+    syslog_stop
+    local d p i
+    for d in $OURS; do
+        [ -d "$d" ] || continue
+        for i in $(seq 100); do [ -s "$d/cgroup.procs" ] || break; sleep 0.02; done
+        for p in $(cat "$d/cgroup.procs" 2> /dev/null); do echo "$p" > "$CG/cgroup.procs" 2> /dev/null; done
+        rmdir "$d" 2> /dev/null
+    done
+    rm -rf "$W" "$T"
+}
+trap cleanup EXIT
+trap 'exit 130' INT; trap 'exit 143' TERM; trap 'exit 129' HUP
+
+syslog_start
+unshare -m --propagation private sh -c 'mount --bind "$1" /etc/pam.d/sudo && mount --bind "$2" /etc/sudoers &&
+    mount --bind "$3" /run/systemd && { [ "$6" = /dev/log ] || mount --bind "$6" /dev/log || true; } &&
+    mkdir -p "$4" && echo $$ > "$4/cgroup.procs" &&
+    exec tmux -S "$5" -f /dev/null new-session -d -s t -n a -x 160 -y 50 "$7"' \
+    sh "$T/pam-sudo" "$T/sudoers" "$T/rs" "$SCOPE" "$TMUX_SOCK" "$SYSLOG_SOCK" "$(shell_as "$TUSER")"
+tm new-window -d -t t -n b "$(shell_as "$TUSER")"
+tm set-option -g history-limit 0 > /dev/null
+wait_for a '$' 5; wait_for b '$' 5
+
+PROMPT="Place your finger on the fingerprint reader"
+HINT="[Enter Password] press Enter, or type your password"
+SUDO_PW="password for $TUSER"
+WAITING="Another request was waiting for your finger: "
+ASKED="Another request asked for your finger after this one waited "
+FINGER="SCAN tu-right-index"
+
+# run WINDOW NAME COMMAND: COMMAND in the window's shell (screen cleared first), its exit status
+# to $W/u/NAME.rc; returns once the shell has cleared the screen.
+RUNS=0
+run() {
+    RUNS=$((RUNS + 1))
+    rm -f "$W/u/$2.rc"
+    tm send-keys -t "t:$1" "clear; echo run-$RUNS; ($3; exit \$?); echo \$? > $W/u/$2.rc" Enter
+    wait_for "$1" "run-$RUNS"
+}
+# ctrl_c WINDOW NAME: Ctrl-C at sudo's password prompt, until NAME's exit status is written.
+ctrl_c() { tm send-keys -t "t:$1" C-c; wait_file "$W/u/$2.rc"; }
+
+echo "# 1. two sudo of one user: the second starts while the first is armed"
+run a A "sudo touch $W/u/ran-a"
+wait_for a "$HINT"
+HA=$(helper_pid a)
+OUT="helper ${HA:-none}; registry: $(entries)"
+check "(setup) a: the prompt is up, its helper's entry in $REG" eval '[ -n "$HA" ] && [ -f "$REG/$HA" ]'
+OUT=$(stat -c '%a %U' "$REG" "$REG/$HA" 2> /dev/null | tr '\n' ' ')
+check "the registry is root's alone (directory 700, entry 600): $OUT" test "$OUT" = "700 root 600 root "
+OUT=$("$HELPER" status "$TUSER" --config "$CONF" 2>&1)
+check "touchauth status lists the armed request: its line, terminal, wait and pids" \
+    grep -qE "^  armed: sudo wants to run as root: touch $W/u/ran-a \(pts/[0-9]+, [0-9]+ s; uid $TUID, pid $HA, host [0-9]+\)$" <<<"$OUT"
+OUT=$("$HELPER" status "$TUSER" --config "$CONF" --json 2>&1)
+check "touchauth status --json too" \
+    grep -qE "\"armed\":\[\{\"pid\":$HA,\"host\":[0-9]+,\"uid\":$TUID,\"where\":\"pts/[0-9]+\",\"line\":\"sudo wants to run as root: touch $W/u/ran-a\",\"seconds\":[0-9]+\}\]" <<<"$OUT"
+OUT=$("$HELPER" doctor --config "$CONF" 2>&1)
+check "touchauth doctor says the rule is in force (one armed now)" \
+    has "OK   one request: a reader is armed for one request at a time (/run/touchauth root 0700; armed now: 1)"
+run b B "sudo touch $W/u/ran-b"
+wait_for b "$SUDO_PW"
+wait_for a "$SUDO_PW"
+OUT=$(screen b)
+check "b (new) goes to its password and names a's command, terminal and wait" \
+    eval 'has "$SUDO_PW" && grep -qE "${WAITING}sudo wants to run as root: touch $W/u/ran-a \\(pts/[0-9]+, [0-9]+ s\\)\\. Use your password\\." <<<"$OUT"'
+check "b never showed the fingerprint prompt" lacks "$PROMPT"
+OUT=$(screen a)
+check "a (armed) goes to its password and names b's command and terminal" \
+    eval 'has "$SUDO_PW" && grep -qE "${ASKED}[0-9]+ s: sudo wants to run as root: touch $W/u/ran-b \\(pts/[0-9]+\\)\\. Use your password\\." <<<"$OUT"'
+echo "#   a said: $(screen a | grep -F "$ASKED")"
+echo "#   b said: $(screen b | grep -F "$WAITING")"
+OUT="strikes: $(strikes)"
+check "no strike on disk (a's scan cancelled and refunded, b never charged)" test "$(strikes)" = 0
+for i in $(seq 500); do no_helper_left a && no_helper_left b && [ -z "$(entries)" ] && break; sleep 0.01; done
+OUT="registry: $(entries)"
+check "the sensor closed: no helper left under a or b, the registry empty" \
+    eval 'no_helper_left a && no_helper_left b && [ -z "$(entries)" ]'
+# logged_re REGEX: a line of $T/syslog matches within 5 s (logged, for a pattern).
+logged_re() {
+    local deadline=$(($(now_ms) + 5000))
+    until grep -qE -- "$1" "$T/syslog"; do [ "$(now_ms)" -lt "$deadline" ] || return 1; sleep 0.02; done
+}
+check "both logged with both pids (each helper's line names its own and the other's, and the hosts')" \
+    eval 'logged_re "overlap: pid [0-9]+ \(host [0-9]+, uid $TUID, pts/[0-9]+: sudo wants to run as root: touch $W/u/ran-b\) not armed: pid $HA \(host [0-9]+, uid $TUID, pts/[0-9]+: sudo wants to run as root: touch $W/u/ran-a\) was armed" &&
+          logged_re "overlap: pid $HA \(host [0-9]+, uid $TUID, pts/[0-9]+: sudo wants to run as root: touch $W/u/ran-a\) ended after [0-9]+ s by pid [0-9]+ \(host"'
+OUT=$(grep overlap "$T/syslog")
+OUT=$("$HELPER" status "$TUSER" --config "$CONF" 2>&1)
+check "touchauth status: none armed now" has "  armed: none"
+ctrl_c a A; ctrl_c b B
+check "(control) neither command ran" eval '[ ! -e "$W/u/ran-a" ] && [ ! -e "$W/u/ran-b" ]'
+run a A "sudo touch $W/u/ran-a"
+wait_for a "$HINT"
+OUT=$(screen a)
+check "the next sudo alone: the fingerprint prompt, nothing about another request" \
+    eval 'has "$PROMPT" && lacks "Another request"'
+python3 "$E2E/vsensor.py" "$SOCK" "$FINGER" > /dev/null
+wait_file "$W/u/A.rc"
+check "...and the finger runs its command" eval '[ -e "$W/u/ran-a" ] && [ "$(cat "$W/u/A.rc")" = 0 ]'
+
+echo "# 2. the attack: a background job's hidden sudo waits armed; the user's visible sudo id"
+rm -f "$W/u/pwned" "$W/u/hidden.out" "$W/u/hidden.pid"
+# The attacker's job: script(1) gives sudo a pseudo-terminal of its own, fed by a sleep so its
+# input stays open; in the user's session 37 like everything in these windows.
+run b H "(sleep 600 | script -qfc 'sudo touch $W/u/pwned' /dev/null > $W/u/hidden.out 2>&1 & echo \$! > $W/u/hidden.pid)"
+wait_file "$W/u/hidden.pid"
+HIDDEN=$(cat "$W/u/hidden.pid")
+for i in $(seq 1000); do grep -qF "$PROMPT" "$W/u/hidden.out" 2> /dev/null && [ -n "$(entries)" ] && break; sleep 0.01; done
+OUT="$(cat "$W/u/hidden.out" 2> /dev/null); registry: $(entries)"
+check "(setup) the hidden sudo is armed (its prompt in script's output, its entry in $REG)" \
+    eval 'has "$PROMPT" && [ -n "$(entries)" ]'
+run a V "sudo id"
+wait_for a "$SUDO_PW"
+OUT=$(screen a)
+check "the visible sudo id names the hidden request: touch $W/u/pwned, its terminal and wait" \
+    grep -qE "${WAITING}sudo wants to run as root: touch $W/u/pwned \\(pts/[0-9]+, [0-9]+ s\\)" <<<"$OUT"
+check "...and goes to its password, no fingerprint prompt" eval 'has "$SUDO_PW" && lacks "$PROMPT"'
+for i in $(seq 1000); do grep -qF "$SUDO_PW" "$W/u/hidden.out" 2> /dev/null && break; sleep 0.01; done
+OUT=$(cat "$W/u/hidden.out")
+check "the hidden sudo was ended: at its password prompt, naming sudo id" \
+    eval 'has "$SUDO_PW" && grep -qE "${ASKED}[0-9]+ s: sudo wants to run as root: id \\(pts/[0-9]+\\)" <<<"$OUT"'
+python3 "$E2E/vsensor.py" "$SOCK" "$FINGER" > "$T/touch.out" 2>&1
+OUT="vsensor: $(cat "$T/touch.out"); registry: $(entries)"
+check "a touch sent after that: nobody listens (no reader armed), the registry empty" \
+    eval 'grep -q "nobody listens" "$T/touch.out" && [ -z "$(entries)" ]'
+check "/tmp/pwned never exists (here $W/u/pwned)" test ! -e "$W/u/pwned"
+OUT="strikes: $(strikes)"
+check "no strike on disk" test "$(strikes)" = 0
+ctrl_c a V
+kill -KILL "$HIDDEN" 2> /dev/null
+HIDDEN=""
+
+echo "# 3. a helper SIGKILLed while armed"
+run a A "sudo touch $W/u/ran-a"
+wait_for a "$HINT"
+HA=$(helper_pid a)
+check "(setup) a armed, its entry in $REG" eval '[ -n "$HA" ] && [ -f "$REG/$HA" ]'
+[ -n "$HA" ] && kill -KILL "$HA"
+wait_for a "$SUDO_PW"
+OUT="registry: $(entries)"
+check "(setup) the killed helper's entry stays behind (nobody removed it)" test -f "$REG/$HA"
+ctrl_c a A
+rm -f "$W/u/ran-b"
+run b B "sudo touch $W/u/ran-b"
+wait_for b "$HINT"
+OUT=$(screen b)
+check "the next prompt arms normally: nothing about another request" eval 'has "$PROMPT" && lacks "Another request"'
+OUT="registry: $(entries)"
+check "...and the stale entry is gone" test ! -e "$REG/$HA"
+python3 "$E2E/vsensor.py" "$SOCK" "$FINGER" > /dev/null
+wait_file "$W/u/B.rc"
+check "...and the finger runs its command" eval '[ -e "$W/u/ran-b" ] && [ "$(cat "$W/u/B.rc")" = 0 ]'
+
+echo "# 3b. an entry whose pid another process has now (a pid reused since its helper died)"
+# This shell's pid, with a start time that is not its own: what a helper's entry looks like once
+# its pid went to another process.
+printf 'touchauth-armed 1\npid %s\nstart 1\nhost 1\nuid %s\nsince 1\nwhere pts/99\nline sudo wants to run as root: reused\n' \
+    "$$" "$TUID" > "$REG/$$"
+chmod 0600 "$REG/$$"
+rm -f "$W/u/ran-b"
+run b B "sudo touch $W/u/ran-b"
+wait_for b "$HINT"
+OUT=$(screen b)
+check "an entry whose pid another process has now (another start time): the prompt arms, nothing about it" \
+    eval 'has "$PROMPT" && lacks "Another request"'
+OUT="registry: $(entries)"
+check "...and that entry is removed (this shell got no SIGTERM: it runs on)" test ! -e "$REG/$$"
+python3 "$E2E/vsensor.py" "$SOCK" "$FINGER" > /dev/null
+wait_file "$W/u/B.rc"
+check "...and the finger runs its command" eval '[ -e "$W/u/ran-b" ] && [ "$(cat "$W/u/B.rc")" = 0 ]'
+
+echo "# 4. another user's request while one is armed: both to the password"
+rm -f "$W/u/ran-a"
+run a A "sudo touch $W/u/ran-a"
+wait_for a "$HINT"
+pam other "$OTHER" "not-the-password"
+check "the other user's request: not authenticated, the password asked (pam_unix)" \
+    eval 'lacks "successfully authenticated" && has "Password"'
+check "...it names the armed request: touch $W/u/ran-a, its terminal" \
+    grep -qE "${WAITING}sudo wants to run as root: touch $W/u/ran-a \\(pts/[0-9]+, [0-9]+ s\\)" <<<"$OUT"
+wait_for a "$SUDO_PW"
+OUT=$(screen a)
+check "the armed sudo goes to its password, naming the other user's request" \
+    eval 'has "$SUDO_PW" && grep -qE "${ASKED}[0-9]+ s: the-other-users-login \\(other\\)" <<<"$OUT"'
+ctrl_c a A
+check "(control) the command did not run" test ! -e "$W/u/ran-a"
+
+echo "# 4b. a setuid helper started by a user (a screen locker's, decision 0012), its request forged"
+# The user runs the setuid copy by hand with a request of their own: an approval line and a
+# service that try to pass for something else. It ends the armed prompt as any request does
+# (the rule), and is named by a plain service and its user only.
+mkdir -m 0755 "$W/suid"
+cp "$HELPER" "$W/suid/touchauth"
+chmod 4755 "$W/suid/touchauth"
+# The one config file a setuid run reads, /etc/security/touchauth.conf: a copy of the directory
+# with ours in it, mounted over it in the run's own namespace.
+mkdir -m 0755 "$W/etc-security"
+cp -a /etc/security/. "$W/etc-security/"
+cp -p "$CONF" "$W/etc-security/touchauth.conf"
+rm -f "$W/u/ran-a"
+run a A "sudo touch $W/u/ran-a"
+wait_for a "$HINT"
+printf 'touchauth-request 1\nuser %s\nservice %s\nfallback none\napprove sudo command root %s\nend\n' \
+    "$OTHER" $'login\xe2\x80\xae' 'apt upgrade' > "$T/forged.req"   # (U+202E: right-to-left override)
+unshare -m --propagation private sh -c 'mount --bind "$1" /etc/security &&
+    exec setpriv --reuid="$2" --regid="$2" --init-groups "$3" pam-verify < "$4"' sh \
+    "$W/etc-security" "$OTHER" "$W/suid/touchauth" "$T/forged.req" > "$T/forged.out" 2>&1
+OUT=$(cat "$T/forged.out")
+check "the setuid helper (real uid $OTHER) finds the armed sudo: names it, the password" \
+    eval 'grep -qE "^info ${WAITING}sudo wants to run as root: touch $W/u/ran-a \\(pts/[0-9]+, [0-9]+ s\\)" <<<"$OUT" && has "result userFallback"'
+wait_for a "$SUDO_PW"
+OUT=$(screen a)
+check "...the armed sudo goes to its password, naming it by its user only (its service, with a U+202E, shown as '?')" \
+    grep -qE "${ASKED}[0-9]+ s: \\? \\($OTHER\\) \\(" <<<"$OUT"
+check "...never the forged approval line" lacks "apt upgrade"
+echo "#   the armed sudo said: $(grep -F "$ASKED" <<<"$OUT")"
+ctrl_c a A
+
+echo "# 5. a registry directory that is not root's alone: no prompt arms"
+# badreg MODE UID COMMAND...: COMMAND with a /run/touchauth of that mode and owner (a tmpfs in a
+# mount namespace of its own).
+cat > "$T/badreg" <<'EOS'
+#!/bin/sh
+mode=$1 owner=$2
+shift 2
+exec unshare -m --propagation private sh -c 'mount -t tmpfs -o "mode=$0,uid=$1,size=64k" badreg /run/touchauth && shift && exec "$@"' \
+    "$mode" "$owner" "$@"
+EOS
+chmod 0755 "$T/badreg"
+for bad in "0755 0" "0700 $TUID"; do
+    set -- $bad
+    PAM_RUNNER="$T/badreg $1 $2" pam other "$OTHER" "not-the-password" "SCAN ot-right-index"
+    what="a registry directory $( [ "$2" = 0 ] && echo "open to others ($1)" || echo "owned by a user ($TUSER, $1)")"
+    check "$what: no success with the right finger, the password asked" \
+        eval 'lacks "successfully authenticated" && has "Password"'
+    check "...the fingerprint prompt never shown, 'not available' instead" \
+        eval 'lacks "$PROMPT" && has "The fingerprint reader is not available"'
+done
+
+echo "# 5b. the registry's lock held by another (a holder stuck inside it): no prompt arms without it"
+# A process of the test holds the flock the helpers take for every look at the registry; a
+# prompt waits for it (2 s) and then goes to the password, its reader never opened.
+python3 -c 'import fcntl, sys, time
+f = open(sys.argv[1], "a"); fcntl.flock(f, fcntl.LOCK_EX); print("held", flush=True); time.sleep(600)' "$REG/lock" > "$T/held" &
+HOLDER=$!
+wait_file "$T/held"
+pam other "$OTHER" "not-the-password" "SCAN ot-right-index"
+kill "$HOLDER"; wait "$HOLDER" 2> /dev/null
+check "the lock held by another: no success with the right finger, the password asked" \
+    eval 'lacks "successfully authenticated" && has "Password"'
+check "...the fingerprint prompt never shown, 'not available' instead" \
+    eval 'lacks "$PROMPT" && has "The fingerprint reader is not available"'
+
+echo "# 6. eight prompts started at the same instant: at most one is armed at any time"
+# Each helper straight from a request (as the module sends it), with a sensor of its own, all
+# released together; under the registry's lock each either arms alone or ends whatever is armed,
+# so once they settle at most one still waits for a finger, and the others said why.
+rm -f "$T/go"
+pids=()
+for i in $(seq 8); do
+    write_config "$T/par$i.conf" "helper=$HELPER" "state_dir=$STATE_DIR" "virtual_device=$T/par$i.sock" \
+        "lockout_threshold=1000" "password_after_boot=no" "password_max_age=0" "password_after_enroll_change=no" "timeout=20"
+    sed -i "/^virtual_device = $(printf '%s' "$SOCK" | sed 's|/|\\/|g')\$/d" "$T/par$i.conf"
+    ( while [ ! -e "$T/go" ]; do sleep 0.001; done
+      printf 'touchauth-request 1\nuser %s\nservice par%s\nfallback none\narg config=%s\nend\n' "$TUSER" "$i" "$T/par$i.conf" |
+          exec "$HELPER" pam-verify > "$T/par$i.out" 2>&1 ) &
+    pids+=($!)
+done
+touch "$T/go"
+waiting() { local n=0 i; for i in $(seq 8); do grep -q '^result ' "$T/par$i.out" 2> /dev/null || n=$((n + 1)); done; echo $n; }
+for i in $(seq 1000); do [ "$(waiting)" -le 1 ] && break; sleep 0.01; done
+sleep 0.5   # (a second helper still armed would show here: none of its own events comes to wait for)
+OUT=$(for i in $(seq 8); do echo "== par$i"; cat "$T/par$i.out"; done; echo "registry: $(entries)")
+check "eight at once: at most one still waits for a finger ($(waiting) waiting)" test "$(waiting)" -le 1
+check "...and the registry counts at most one" test "$(entries | wc -w)" -le 1
+ended=0; for i in $(seq 8); do grep -q '^info Another request' "$T/par$i.out" && ended=$((ended + 1)); done
+check "...every other one said why it went to the password ($ended of 8)" test "$ended" -ge 7
+for e in $(entries); do case $e in *[!0-9]*) ;; *) kill -TERM "$e" ;; esac; done  # (the helpers' pids)
+wait "${pids[@]}" 2> /dev/null
+for i in $(seq 500); do [ -z "$(entries)" ] && break; sleep 0.01; done
+OUT="registry: $(entries)"
+check "(cleanup) the registry is empty once they are gone" test -z "$(entries)"
+
+summary
