@@ -89,6 +89,7 @@ class Conversation:
         self.channel, self.service, self.user = channel, service, user
         self.result = None
         self.done = False
+        self.status, self.eof, self.reported = None, False, False
         self.proc = Gio.Subprocess.new(worker_cmd + [user, service],
                                        Gio.SubprocessFlags.STDIN_PIPE | Gio.SubprocessFlags.STDOUT_PIPE)
         self.pid = int(self.proc.get_identifier())
@@ -104,6 +105,8 @@ class Conversation:
         except GLib.Error:
             line = None
         if line is None:
+            self.eof = True
+            self.finish()
             return
         log(f"worker {line}")
         prefix = f"[{self.service}] "
@@ -143,9 +146,16 @@ class Conversation:
         except GLib.Error:
             pass
         self.done = True
-        status = proc.get_exit_status() if proc.get_if_exited() else -proc.get_term_sig()
-        log(f"worker {self.service} exit {status}")
-        self.channel.exited(self, status)
+        self.status = proc.get_exit_status() if proc.get_if_exited() else -proc.get_term_sig()
+        log(f"worker {self.service} exit {self.status}")
+        self.finish()
+
+    def finish(self):
+        # The worker's end counts once it has exited and its last lines are read (its result
+        # line may come after the exit is seen), as GDM reads the worker's messages in order.
+        if self.status is not None and self.eof and not self.reported:
+            self.reported = True
+            self.channel.exited(self, self.status)
 
 
 class Channel:
