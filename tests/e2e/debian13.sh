@@ -366,6 +366,14 @@ in_root() {
         f=${line#*, }; FAILED=$((FAILED + ${f%% failed*}))
     fi
 }
+# suite_in_root NAME SCRIPT: a suite of tests/e2e on the installed package's helper and module.
+suite_in_root() {
+    in_root "$1" env HELPER=/usr/libexec/touchauth/touchauth \
+        MODULE="/usr/lib/$(uname -m)-linux-gnu/security/pam_touchauth.so" \
+        bash "/build/touchauth/tests/e2e/$2"
+    keep_downloads "$R"
+    phase "$1 checked"
+}
 in_root inside bash /build/touchauth/tests/e2e/debian13.sh --inside
 phase "clients checked"
 
@@ -375,25 +383,13 @@ phase "clients checked"
 echo "# the screen lockers in the trixie root (clients_lockers.sh)"
 OUT=$(enter "$R" sh -c "DEBIAN_FRONTEND=noninteractive apt-get install -y -q /root/$DEB" 2>&1)
 check "(setup) the package installed again for the lockers" test $? -eq 0
-in_root lockers env HELPER=/usr/libexec/touchauth/touchauth \
-    MODULE="/usr/lib/$(uname -m)-linux-gnu/security/pam_touchauth.so" \
-    bash /build/touchauth/tests/e2e/clients_lockers.sh
-keep_downloads "$R"
-phase "lockers checked"
+suite_in_root lockers clients_lockers.sh
 
 # Real USB readers under umockdev (usb.sh) with trixie's libfprint 1.94.9, libgusb and umockdev,
 # on the installed package's helper and module.
 echo "# real USB readers under umockdev in the trixie root (usb.sh)"
-in_root usb env HELPER=/usr/libexec/touchauth/touchauth \
-    MODULE="/usr/lib/$(uname -m)-linux-gnu/security/pam_touchauth.so" \
-    bash /build/touchauth/tests/e2e/usb.sh
-keep_downloads "$R"
-phase "usb checked"
+suite_in_root usb usb.sh
 echo "# KDE Plasma 6's lock screen and polkit agent in the trixie root (clients_kde.sh)"
-in_root kde env HELPER=/usr/libexec/touchauth/touchauth \
-    MODULE="/usr/lib/$(uname -m)-linux-gnu/security/pam_touchauth.so" \
-    bash /build/touchauth/tests/e2e/clients_kde.sh
-keep_downloads "$R"
-phase "KDE checked"
+suite_in_root kde clients_kde.sh
 echo "$PASSED passed, $FAILED failed"
 [ "$FAILED" -eq 0 ]
