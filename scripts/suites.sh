@@ -85,6 +85,8 @@ MUTATION_MAP=(
     "Sources/TouchAuthPlatform/StateStore.swift|swift lockout core slow-disk"
     "Sources/TouchAuthPlatform/Termination.swift|swift core terminal slow-disk security unprivileged"
     "Sources/TouchAuthPAM/*|swift core stacks terminal security unprivileged slow-disk lockout"
+    "Sources/TouchAuthCommands/ArmedRequests.swift|overlap"
+    "Sources/TouchAuthCommands/Status.swift|swift cli overlap lockout"
     "Sources/TouchAuthCommands/*|swift cli lockout"
     "Sources/TouchAuthPlatform/ArmedRegistry.swift|overlap"
     "Sources/TouchAuthPlatform/*|swift core security unprivileged cli lockout"

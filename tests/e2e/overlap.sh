@@ -294,6 +294,9 @@ for bad in "0755 0" "0700 $TUID"; do
         eval 'lacks "successfully authenticated" && has "Password"'
     check "...the fingerprint prompt never shown, 'not available' instead" \
         eval 'lacks "$PROMPT" && has "The fingerprint reader is not available"'
+    OUT=$("$T/badreg" "$1" "$2" "$HELPER" doctor --config "$CONF" 2>&1)
+    check "...touchauth doctor FAILs the rule there (no prompt arms until it is fixed)" \
+        eval 'grep -q "^FAIL one request: .*no prompt arms until it is fixed" <<<"$OUT"'
 done
 
 echo "# 5b. the registry's lock held by another (a holder stuck inside it): no prompt arms without it"
