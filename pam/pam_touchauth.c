@@ -10,18 +10,14 @@
 #define PAM_SM_ACCOUNT
 
 #include <dlfcn.h>
-#include <errno.h>
 #include <libgen.h>
-#include <fcntl.h>
 #include <limits.h>
-#include <pwd.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <syslog.h>
-#include <time.h>
 #include <unistd.h>
 
 #include <security/pam_ext.h>
@@ -35,75 +31,9 @@
 #include "options.h"
 #include "presence.h"
 #include "protocol.h"
+#include "recorder.h"
+#include "user.h"
 #include "version.h"
-
-#define USER_NAME_MAX 256
-
-/*
- * pam_set_data key: how our finger line went in this pam_authenticate.  The
- * `authsucc` line reads it: a handle whose fingerprint matched has no
- * password to record.
- */
-#define AUTH_RAN_KEY	 "pam_touchauth_auth"
-#define AUTH_MATCHED	 "matched"
-#define AUTH_NOT_MATCHED "not-matched"
-/* The argument, anywhere on the line, that makes it the password's recorder
- * (docs/POLICY.md#lockout). */
-#define MODE_AUTHSUCC "authsucc"
-#define PWBUF_MAX     (1024 * 1024)
-
-/* Before any path is built from it (SECURITY.md#user-names).  Sets *uid when given. */
-static int check_user(pam_handle_t *pamh, const char *user, uid_t *uid)
-{
-	struct passwd pw, *result = NULL;
-	char *buf = NULL;
-	size_t len = strnlen(user, USER_NAME_MAX + 1), bufsize;
-	long hint = sysconf(_SC_GETPW_R_SIZE_MAX);
-	int retval = PAM_USER_UNKNOWN, err;
-
-	if (len < 1 || len > USER_NAME_MAX || strcmp(user, ".") == 0 || strcmp(user, "..") == 0 ||
-	    strchr(user, '/') != NULL) {
-		pam_syslog(pamh, LOG_ERR, "invalid user name");
-		goto out;
-	}
-	for (size_t i = 0; i < len; i++) {
-		unsigned char c = (unsigned char)user[i];
-
-		if (c < 0x20 || c == 0x7f) {
-			pam_syslog(pamh, LOG_ERR, "invalid user name");
-			goto out;
-		}
-	}
-
-	bufsize = hint > 0 ? (size_t)hint : 16384;
-	for (;;) {
-		char *bigger = realloc(buf, bufsize);
-
-		if (bigger == NULL) {
-			pam_syslog(pamh, LOG_ERR, "out of memory");
-			retval = PAM_BUF_ERR;
-			goto out;
-		}
-		buf = bigger;
-		err = getpwnam_r(user, &pw, buf, bufsize, &result);
-		if (err == EINTR)
-			continue;
-		if (err != ERANGE || bufsize >= PWBUF_MAX)
-			break;
-		bufsize *= 2;
-	}
-	if (result == NULL) {
-		/* Not the name: people type their password at the user prompt. */
-		pam_syslog(pamh, LOG_ERR, "unknown user");
-		goto out;
-	}
-	if (uid != NULL)
-		*uid = pw.pw_uid;
-	retval = PAM_SUCCESS;
-out:
-	free(buf);
-	return retval;
-}
 
 /*
  * Ctrl-C at the fingerprint prompt was a byte to us (ISIG was off); at the
@@ -185,27 +115,6 @@ static struct verdict verify(pam_handle_t *pamh, struct helper_call *call, struc
 	terminal_restore(term, v.outcome == TA_USER_CANCEL);
 	terminal_close(term);
 	return v;
-}
-
-/* What has_print_dir saw (0: no prints). */
-#define PRINTS_SEEN   1
-#define PRINTS_HIDDEN 2 /* behind root's 0700 print_dir: a caller that is not root */
-
-/* fprintd's layout: <print_dir>/<user>/<driver>/<device>/<finger>. */
-static int has_print_dir(pam_handle_t *pamh, const struct config_values *opts, const char *user)
-{
-	char path[CONFIG_PATH_MAX + USER_NAME_MAX + 2];
-	struct stat st;
-	int n = snprintf(path, sizeof(path), "%s/%s", opts->print_dir, user);
-
-	if (n < 0 || (size_t)n >= sizeof(path)) {
-		pam_syslog(pamh, LOG_ERR, "print directory path too long");
-		return 0;
-	}
-	if (lstat(path, &st) == 0)
-		return S_ISDIR(st.st_mode) ? PRINTS_SEEN : 0;
-	/* A screen locker runs as the user: root's print_dir is for the setuid helper. */
-	return errno == EACCES && geteuid() != 0 ? PRINTS_HIDDEN : 0;
 }
 
 /* The helper can read root's prints for a caller that is not root: it is setuid root. */
@@ -304,330 +213,185 @@ static int ask_first(pam_handle_t *pamh, enum ta_outcome *outcome)
 	return finger;
 }
 
-/*
- * The `authsucc` line: a password was typed, and if the whole pam_authenticate
- * succeeds, it is recorded: as after a passcode on iOS, the strikes and the
- * lockout are cleared and the trust rules count from now (the helper's
- * `pam-account`).  Where the line stands proves nothing: inside `auth
- * substack` a `requisite pam_deny.so` ends only the substack, so a line after
- * it runs after a wrong password too (docs/POLICY.md#lockout).  Only libpam knows the
- * stack's verdict, and it tells one function: the PAM_FAIL_DELAY callback,
- * which pam_authenticate calls with the final status once the stack has run
- * (libpam/pam_delay.c: "always call the application's delay function").  So
- * this line arms: it takes that item for the rest of this call, and
- * record_at_end() chains to the application's own function (or sleeps the
- * delay libpam would have slept).  The line never decides anything:
- * PAM_IGNORE.
- *
- * What arms: run by root (only root may clear a lockout: a screen locker runs
- * as the user, and the setuid helper refuses pam-account from it); our finger
- * line did not match in this call; a password is on the handle (PAM_AUTHTOK;
- * a fingerprint of pam_fprintd or a key of pam_u2f sets none); the user has
- * prints.  What the module cannot tell: a stack that, after a password was
- * typed, succeeds through a module that is not a password (a jump from
- * pam_u2f over pam_unix).  touchauth doctor FAILs such a stack.
- */
-typedef void (*delay_fn)(int status, unsigned int usec, void *appdata);
-
-/* An item is a pointer to data; libpam keeps this one as such (pam_delay.c's hack_fn_u). */
-union delay_item {
-	const void *item;
-	delay_fn fn;
+/* One finger line's call, once its user is checked. */
+struct attempt {
+	struct config_values opts;
+	const char *user;
+	const char *service;
+	uid_t uid;
+	int argc;
+	const char **argv;
+	struct terminal term;
+	struct held_signals held;
+	struct verdict v;
 };
 
-#define RECORD_ARGS_BUF 4096
-
-/*
- * The armed recording, per thread: the callback gets no handle, and between
- * the line and the end of its pam_authenticate only that stack runs, in this
- * thread (a handle that ends PAM_INCOMPLETE and resumes after another's
- * arming finds nothing armed: it records nothing).  The line's arguments are
- * copied: the callback runs after libpam's dispatch.
- */
-static __thread struct {
-	pam_handle_t *pamh; /* NULL: nothing armed */
-	delay_fn app_delay; /* the application's PAM_FAIL_DELAY, or NULL */
-	char user[USER_NAME_MAX + 1];
-	char service[256];
-	int argc;
-	const char *argv[TA_REQUEST_ARGS_MAX];
-	char args[RECORD_ARGS_BUF];
-} armed;
-
-/*
- * A line from inside the callback: libpam has left the module's dispatch, so
- * pam_syslog would say "PAM" instead of "pam_touchauth(SERVICE:auth)".  The
- * same prefix, by hand (the user was checked by check_user; both are
- * arguments, never the format).
- */
-static void log_armed(int priority, const char *what)
+/* The options, the user (checked, mapped to a uid) and the service: PAM_SUCCESS or a PAM code. */
+static int attempt_load(pam_handle_t *pamh, struct attempt *a)
 {
-	syslog(LOG_AUTHPRIV | priority, "pam_touchauth(%s:auth): user %s: %s", armed.service,
-	       armed.user, what);
+	struct config_error err;
+	const void *service = NULL;
+	int retval;
+
+	if (options_load(pamh, a->argc, a->argv, &a->opts, &err) != PAM_SUCCESS) {
+		pam_syslog(pamh, LOG_ERR, "bad configuration; falling back to the password");
+		return PAM_AUTHINFO_UNAVAIL;
+	}
+	if (a->opts.debug)
+		pam_syslog(pamh, LOG_DEBUG, "pam_touchauth " TOUCHAUTH_VERSION ", helper %s",
+			   a->opts.helper);
+
+	retval = pam_get_user(pamh, &a->user, NULL);
+	if (retval != PAM_SUCCESS || a->user == NULL) {
+		pam_syslog(pamh, LOG_ERR, "cannot determine the user name");
+		return PAM_USER_UNKNOWN;
+	}
+	retval = check_user(pamh, a->user, &a->uid);
+	if (retval != PAM_SUCCESS)
+		return retval;
+
+	if (pam_get_item(pamh, PAM_SERVICE, &service) != PAM_SUCCESS || service == NULL) {
+		pam_syslog(pamh, LOG_ERR, "cannot determine the service name");
+		return PAM_AUTHINFO_UNAVAIL;
+	}
+	a->service = service;
+	return PAM_SUCCESS;
 }
 
-/* The helper's pam-account for the armed user: the password succeeded. */
-static void record_password(pam_handle_t *pamh)
+/* What has_print_dir saw, or 0 when this service's finger is not ours or there are no prints. */
+static int attempt_prints(pam_handle_t *pamh, const struct attempt *a)
 {
-	struct config_values opts;
-	struct config_error err;
-	enum ta_outcome outcome = TA_SYSTEM_CANCEL;
+	int prints;
+
+	/* GDM's password conversation: the finger is gdm-fingerprint's (clients.h). */
+	if (client_password_only(a->service)) {
+		if (a->opts.debug)
+			pam_syslog(pamh, LOG_DEBUG,
+				   "GDM's password conversation: the finger is gdm-fingerprint's");
+		return 0;
+	}
+	/* Cheapest first: most users a stack sees have no prints (one lstat). */
+	prints = has_print_dir(pamh, &a->opts, a->user);
+	if (!prints && a->opts.debug)
+		pam_syslog(pamh, LOG_DEBUG, "no enrolled prints");
+	return prints;
+}
+
+/* What locker_first decided. */
+#define GO_FINGER   1
+#define GO_AUDIT    0 /* a->v is the outcome */
+#define GO_PASSWORD -1
+
+/*
+ * A locker that reads the password first: asked before the other checks, so
+ * that a typed password goes on at once; an empty answer meets them all.
+ * Never asked when its empty Enter could not reach the prints.
+ */
+static int locker_first(pam_handle_t *pamh, struct attempt *a, int prints)
+{
+	if (!client_asks_first(a->service))
+		return GO_FINGER;
+	if (prints == PRINTS_HIDDEN && !helper_setuid_root(&a->opts)) {
+		if (a->opts.debug)
+			pam_syslog(pamh, LOG_DEBUG,
+				   "the locker runs as the user and the helper is not setuid root");
+		return GO_PASSWORD;
+	}
+	a->v = (struct verdict){ .strikes = -1 };
+	return ask_first(pamh, &a->v.outcome) ? GO_FINGER : GO_AUDIT;
+}
+
+/* The keyring rule, presence, the lockout marker, then the prompt: GO_AUDIT or GO_PASSWORD. */
+static int finger(pam_handle_t *pamh, struct attempt *a)
+{
+	struct presence presence;
 	struct helper_call call;
+	struct approval approval;
 
-	if (options_load(pamh, armed.argc, armed.argv, &opts, &err) != PAM_SUCCESS)
-		return;
-	call = (struct helper_call){ .mode = HELPER_ACCOUNT,
-				     .opts = &opts,
-				     .user = armed.user,
-				     .service = armed.service,
-				     .argc = armed.argc,
-				     .argv = armed.argv };
-	if (helper_run(pamh, &call, &outcome, NULL) != PAM_SUCCESS || outcome != TA_SUCCESS)
-		log_armed(LOG_ERR, "could not record the password authentication");
-	else if (opts.debug)
-		log_armed(LOG_DEBUG, "password recorded, fingerprint unlocked");
+	if (keeps_keyring(pamh, &a->opts, a->user, a->service))
+		return GO_PASSWORD;
+	presence = presence_decide(pamh, &a->opts, a->service, a->uid, &a->term);
+	if (presence.refusal != NULL) {
+		if (a->opts.debug)
+			pam_syslog(pamh, LOG_DEBUG, "%s", presence.refusal);
+		return GO_PASSWORD;
+	}
+
+	/* A lockout the helper marked (lockout.h): refused as the helper would, without it. */
+	a->v = (struct verdict){ .outcome = TA_BIOMETRY_LOCKOUT,
+				 .strikes = lockout_marked(&a->opts, a->uid) };
+	if (a->v.strikes >= 0) {
+		terminal_close(&a->term);
+		lockout_tell(pamh);
+		if (a->opts.debug)
+			pam_syslog(pamh, LOG_DEBUG,
+				   "locked out (the helper's marker): no helper started");
+		return GO_AUDIT;
+	}
+
+	call = (struct helper_call){ .mode = HELPER_VERIFY,
+				     .opts = &a->opts,
+				     .user = a->user,
+				     .service = a->service,
+				     .argc = a->argc,
+				     .argv = a->argv,
+				     .one_message = client_keeps_one_message(a->service) };
+	/* What the touch approves, from the host's own argv (approval.h). */
+	if (a->opts.show_command && approval_read(client_host(a->service), a->user, &approval) == 0)
+		call.approval = &approval;
+	a->v = verify(pamh, &call, &a->term, presence.use, &a->held);
+	if (a->v.outcome == TA_SUCCESS)
+		(void)pam_set_data(pamh, AUTH_RAN_KEY, (void *)AUTH_MATCHED, NULL);
+	return GO_AUDIT;
 }
 
-/* PAM_FAIL_DELAY while armed: pam_authenticate's final status. */
-static void record_at_end(int status, unsigned int usec, void *appdata)
+/*
+ * The audit line (LOG_AUTHPRIV, docs/POLICY.md#the-audit-line), then the
+ * outcome's PAM code; a held signal, or Ctrl-C, goes back to the host.
+ */
+static int audit(pam_handle_t *pamh, struct attempt *a)
 {
-	pam_handle_t *pamh = armed.pamh;
-	delay_fn app_delay = pamh != NULL ? armed.app_delay : NULL; /* else not ours to know */
-	const void *user = NULL;
+	const struct ta_outcome_info *info = &ta_outcomes[a->v.outcome];
+	char strikes_text[16];
 
-	if (pamh != NULL) {
-		union delay_item restore = { .fn = app_delay };
-
-		armed.pamh = NULL; /* one verdict per arming */
-		(void)pam_set_item(pamh, PAM_FAIL_DELAY, restore.item);
-		if (status != PAM_SUCCESS)
-			log_armed(LOG_INFO, "the authentication failed; no password recorded");
-		else if (pam_get_item(pamh, PAM_USER, &user) != PAM_SUCCESS || user == NULL ||
-			 strcmp(user, armed.user) != 0)
-			log_armed(LOG_NOTICE,
-				  "the user changed after the password; nothing recorded");
-		else
-			record_password(pamh);
-	}
-	if (app_delay != NULL) {
-		app_delay(status, usec, appdata);
-	} else if (status != PAM_SUCCESS && usec > 0) {
-		/* What libpam does without a callback: sleep the delay the modules asked for. */
-		struct timespec left = { usec / 1000000, (long)(usec % 1000000) * 1000 };
-
-		while (nanosleep(&left, &left) != 0 && errno == EINTR)
-			;
-	}
-}
-
-static int arm_recorder(pam_handle_t *pamh, int argc, const char **argv)
-{
-	struct config_values opts;
-	struct config_error err;
-	union delay_item current = { .item = NULL }, ours = { .fn = record_at_end };
-	const void *ran = NULL, *service = NULL, *token = NULL;
-	const char *user = NULL;
-	size_t used = 0;
-	int n = 0;
-
-	/* The fingerprint, not a password, got this handle here. */
-	if (pam_get_data(pamh, AUTH_RAN_KEY, &ran) == PAM_SUCCESS && ran != NULL &&
-	    strcmp(ran, AUTH_NOT_MATCHED) != 0)
-		goto out;
-	if (options_load(pamh, argc, argv, &opts, &err) != PAM_SUCCESS)
-		goto out;
-	if (pam_get_user(pamh, &user, NULL) != PAM_SUCCESS || user == NULL ||
-	    check_user(pamh, user, NULL) != PAM_SUCCESS)
-		goto out;
-	if (geteuid() != 0)
-		goto out;
-	/* No password on the handle: whatever authenticates, it is not one. */
-	if (pam_get_item(pamh, PAM_AUTHTOK, &token) != PAM_SUCCESS || token == NULL ||
-	    *(const char *)token == '\0') {
-		if (opts.debug)
-			pam_syslog(pamh, LOG_DEBUG, "user %s: no password typed; nothing to record",
-				   user);
-		goto out;
-	}
-	/* No prints: the fingerprint is never tried, so there is nothing to clear. */
-	if (!has_print_dir(pamh, &opts, user))
-		goto out;
-	if (pam_get_item(pamh, PAM_SERVICE, &service) != PAM_SUCCESS || service == NULL ||
-	    strlen(service) >= sizeof(armed.service) || strlen(user) >= sizeof(armed.user))
-		goto out;
-	if (armed.pamh == pamh)
-		goto out; /* a second authsucc line in this call */
-	for (int i = 0; i < argc; i++) {
-		size_t len = strlen(argv[i]) + 1;
-
-		if (n >= TA_REQUEST_ARGS_MAX || used + len > sizeof(armed.args))
-			goto out; /* options_load refused more already */
-		memcpy(armed.args + used, argv[i], len);
-		armed.argv[n++] = armed.args + used;
-		used += len;
-	}
-	if (pam_get_item(pamh, PAM_FAIL_DELAY, &current.item) != PAM_SUCCESS)
-		goto out;
-	armed.app_delay = current.fn == record_at_end ? NULL : current.fn;
-	if (pam_set_item(pamh, PAM_FAIL_DELAY, ours.item) != PAM_SUCCESS)
-		goto out;
-	armed.pamh = pamh;
-	armed.argc = n;
-	strcpy(armed.user, user);
-	strcpy(armed.service, service);
-	if (opts.debug)
-		pam_syslog(pamh, LOG_DEBUG,
-			   "user %s: a password was typed; recorded if the authentication succeeds",
-			   user);
-out:
-	return PAM_IGNORE;
+	snprintf(strikes_text, sizeof(strikes_text), "%d", a->v.strikes);
+	pam_syslog(pamh,
+		   a->v.outcome == TA_SUCCESS || a->v.outcome == TA_AUTHENTICATION_FAILED
+		       ? LOG_NOTICE
+		       : LOG_INFO,
+		   "user %s, service %s: %s, strikes %s", a->user, a->service, info->name,
+		   a->v.strikes < 0 ? "-" : strikes_text);
+	if (a->opts.debug)
+		pam_syslog(pamh, LOG_DEBUG, "outcome %s -> %s", info->name, info->pam_code_name);
+	signals_release(&a->held); /* a held SIGTERM or SIGHUP reaches the host now */
+	if (a->v.outcome == TA_USER_CANCEL && !a->v.signalled)
+		give_back_interrupt();
+	return info->pam_code;
 }
 
 PAM_EXTERN int pam_sm_authenticate(pam_handle_t *pamh, int flags, int argc, const char **argv)
 {
-	struct config_values opts;
-	struct config_error err;
-	struct presence presence;
-	struct terminal term;
-	struct held_signals held = { .fd = -1 };
-	struct helper_call call;
-	struct approval approval;
-	struct verdict v;
-	const struct ta_outcome_info *info;
-	const char *user = NULL;
-	const void *service = NULL;
-	uid_t uid = 0;
-	int retval, prints;
-	char strikes_text[16];
+	struct attempt a = { .argc = argc, .argv = argv, .held = { .fd = -1 } };
+	int retval, prints, go;
 
 	(void)flags; /* pam_info messages are the prompt itself; sudo always sets PAM_SILENT */
 
-	for (int i = 0; i < argc; i++) {
-		if (strcmp(argv[i], MODE_AUTHSUCC) == 0) {
-			const char *rest[TA_REQUEST_ARGS_MAX];
-			int n = 0;
-
-			for (int j = 0; j < argc && n < TA_REQUEST_ARGS_MAX; j++)
-				if (j != i)
-					rest[n++] = argv[j];
-			if (n < argc - 1) {
-				pam_syslog(pamh, LOG_ERR, "too many module arguments");
-				return PAM_IGNORE;
-			}
-			return arm_recorder(pamh, n, rest);
-		}
-	}
+	if (recorder_line(pamh, argc, argv, &retval))
+		return retval;
 	/* From here on, this call's finger line fell through unless it matches. */
 	(void)pam_set_data(pamh, AUTH_RAN_KEY, (void *)AUTH_NOT_MATCHED, NULL);
 
-	if (options_load(pamh, argc, argv, &opts, &err) != PAM_SUCCESS) {
-		pam_syslog(pamh, LOG_ERR, "bad configuration; falling back to the password");
-		retval = PAM_AUTHINFO_UNAVAIL;
-		goto out;
-	}
-	if (opts.debug)
-		pam_syslog(pamh, LOG_DEBUG, "pam_touchauth " TOUCHAUTH_VERSION ", helper %s",
-			   opts.helper);
-
-	retval = pam_get_user(pamh, &user, NULL);
-	if (retval != PAM_SUCCESS || user == NULL) {
-		pam_syslog(pamh, LOG_ERR, "cannot determine the user name");
-		retval = PAM_USER_UNKNOWN;
-		goto out;
-	}
-	retval = check_user(pamh, user, &uid);
+	retval = attempt_load(pamh, &a);
 	if (retval != PAM_SUCCESS)
-		goto out;
-	retval = PAM_AUTHINFO_UNAVAIL;
-
-	if (pam_get_item(pamh, PAM_SERVICE, &service) != PAM_SUCCESS || service == NULL) {
-		pam_syslog(pamh, LOG_ERR, "cannot determine the service name");
-		goto out;
-	}
-	/* GDM's password conversation: the finger is gdm-fingerprint's (clients.h). */
-	if (client_password_only(service)) {
-		if (opts.debug)
-			pam_syslog(pamh, LOG_DEBUG,
-				   "GDM's password conversation: the finger is gdm-fingerprint's");
-		goto out;
-	}
-	/* Cheapest first: most users a stack sees have no prints (one lstat). */
-	prints = has_print_dir(pamh, &opts, user);
-	if (!prints) {
-		if (opts.debug)
-			pam_syslog(pamh, LOG_DEBUG, "no enrolled prints");
-		goto out;
-	}
-	/*
-	 * A locker that reads the password first: asked before the other checks,
-	 * so that a typed password goes on at once; an empty answer meets them
-	 * all.  Never asked when its empty Enter could not reach the prints.
-	 */
-	terminal_init(&term);
-	if (client_asks_first(service)) {
-		if (prints == PRINTS_HIDDEN && !helper_setuid_root(&opts)) {
-			if (opts.debug)
-				pam_syslog(pamh, LOG_DEBUG,
-					   "the locker runs as the user and "
-					   "the helper is not setuid root");
-			goto out;
-		}
-		v = (struct verdict){ .strikes = -1 };
-		if (!ask_first(pamh, &v.outcome))
-			goto audit;
-	}
-	if (keeps_keyring(pamh, &opts, user, service))
-		goto out;
-	presence = presence_decide(pamh, &opts, service, uid, &term);
-	if (presence.refusal != NULL) {
-		if (opts.debug)
-			pam_syslog(pamh, LOG_DEBUG, "%s", presence.refusal);
-		goto out;
-	}
-
-	/* A lockout the helper marked (lockout.h): refused as the helper would, without it. */
-	v = (struct verdict){ .outcome = TA_BIOMETRY_LOCKOUT,
-			      .strikes = lockout_marked(&opts, uid) };
-	if (v.strikes >= 0) {
-		terminal_close(&term);
-		lockout_tell(pamh);
-		if (opts.debug)
-			pam_syslog(pamh, LOG_DEBUG,
-				   "locked out (the helper's marker): no helper started");
-		goto audit;
-	}
-
-	call = (struct helper_call){ .mode = HELPER_VERIFY,
-				     .opts = &opts,
-				     .user = user,
-				     .service = service,
-				     .argc = argc,
-				     .argv = argv,
-				     .one_message = client_keeps_one_message(service) };
-	/* What the touch approves, from the host's own argv (approval.h). */
-	if (opts.show_command && approval_read(client_host(service), user, &approval) == 0)
-		call.approval = &approval;
-	v = verify(pamh, &call, &term, presence.use, &held);
-	if (v.outcome == TA_SUCCESS)
-		(void)pam_set_data(pamh, AUTH_RAN_KEY, (void *)AUTH_MATCHED, NULL);
-
-audit:
-	info = &ta_outcomes[v.outcome];
-	/* The audit line (LOG_AUTHPRIV): who, where, what, and the strikes in a row. */
-	snprintf(strikes_text, sizeof(strikes_text), "%d", v.strikes);
-	pam_syslog(pamh,
-		   v.outcome == TA_SUCCESS || v.outcome == TA_AUTHENTICATION_FAILED ? LOG_NOTICE
-										    : LOG_INFO,
-		   "user %s, service %s: %s, strikes %s", user, (const char *)service, info->name,
-		   v.strikes < 0 ? "-" : strikes_text);
-	if (opts.debug)
-		pam_syslog(pamh, LOG_DEBUG, "outcome %s -> %s", info->name, info->pam_code_name);
-	retval = info->pam_code;
-	signals_release(&held); /* a held SIGTERM or SIGHUP reaches the host now */
-	if (v.outcome == TA_USER_CANCEL && !v.signalled)
-		give_back_interrupt();
-out:
-	return retval;
+		return retval;
+	prints = attempt_prints(pamh, &a);
+	if (!prints)
+		return PAM_AUTHINFO_UNAVAIL;
+	terminal_init(&a.term);
+	go = locker_first(pamh, &a, prints);
+	if (go == GO_FINGER)
+		go = finger(pamh, &a);
+	return go == GO_AUDIT ? audit(pamh, &a) : PAM_AUTHINFO_UNAVAIL;
 }
 
 /*

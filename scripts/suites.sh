@@ -68,6 +68,8 @@ MUTATION_MAP=(
     "pam/protocol.c|c fake-helpers core"
     "pam/helper.c|c fake-helpers core terminal doas"
     "pam/spawn.c|c fake-helpers core terminal security unprivileged slow-disk"
+    "pam/recorder.c|stacks unprivileged core lockout"
+    "pam/user.c|c security core stacks unprivileged lockers"
     "pam/pam_touchauth.c|c keyring stacks security core gdm terminal presence unprivileged fake-helpers sshd lockers lockout gnome"
     "pam/config*|c config-shim config-perms"
     "pam/options.c|c core"
