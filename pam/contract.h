@@ -18,12 +18,17 @@
 #define TA_REQUEST_ARGS_MAX 32
 /*
  * The request's lines: header, user, service, fallback, the optional columns,
- * messages and approve, TA_REQUEST_ARGS_MAX args, end.
+ * messages, approve and display, TA_REQUEST_ARGS_MAX args, end.
  */
-#define TA_REQUEST_LINES_MAX (8 + TA_REQUEST_ARGS_MAX)
+#define TA_REQUEST_LINES_MAX (9 + TA_REQUEST_ARGS_MAX)
 #define TA_REQUEST_MAX	     (TA_REQUEST_LINES_MAX * TA_LINE_MAX)
 #define TA_COLUMNS_MIN	     20
 #define TA_COLUMNS_MAX	     1000
+/* The request's `display` line: a name that looks like an X display, else none is sent. */
+#define TA_DISPLAY_MAX	 64
+#define TA_DISPLAY_CHARS "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789:._-"
+/* The reply's `overlap` line: a pid, 1 to the kernel's PID_MAX_LIMIT. */
+#define TA_PID_MAX 4194304
 
 /*
  * Ending a prompt (Enter, typing, Ctrl-C): the module sends the helper SIGTERM,

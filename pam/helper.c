@@ -46,6 +46,8 @@ static int build_request(pam_handle_t *pamh, const struct helper_call *call, str
 	    request_approve(r, call->approval->program, call->approval->kind, call->approval->user,
 			    call->approval->text) != 0)
 		pam_syslog(pamh, LOG_ERR, "what the touch approves does not fit the protocol");
+	if (call->display != NULL && call->display[0] != '\0')
+		(void)request_display(r, call->display);
 	for (int i = 0; i < call->argc; i++) {
 		if (request_arg(r, call->argv[i]) != 0)
 			pam_syslog(pamh, LOG_ERR, "module argument %d not passed to the helper",
@@ -280,7 +282,7 @@ static int stop_early(pam_handle_t *pamh, pid_t pid, int written, enum ta_outcom
 /* At EOF, even after a bad reply: its exit status says why. */
 static int finish(pam_handle_t *pamh, pid_t pid, const struct timespec *deadline,
 		  const struct reply_parser *parser, int retval, enum ta_outcome *outcome,
-		  int *strikes)
+		  int *strikes, struct helper_seen *seen)
 {
 	int status = 0, reaped = spawn_reap(pamh, pid, deadline, &status);
 
@@ -298,6 +300,8 @@ static int finish(pam_handle_t *pamh, pid_t pid, const struct timespec *deadline
 	*outcome = parser->outcome;
 	if (strikes != NULL)
 		*strikes = parser->strikes;
+	if (seen != NULL)
+		seen->overlap = parser->overlap;
 	return PAM_SUCCESS;
 }
 
@@ -310,6 +314,8 @@ static int converse(pam_handle_t *pamh, const struct helper_call *call, struct s
 	int eof = 0, written, retval;
 
 	reply_init(&parser);
+	if (call->seen != NULL)
+		call->seen->pid = (int)sp->pid;
 	retval = write_request(pamh, sp->to_child, request->buf, request->len, deadline);
 	close(sp->to_child);
 	sp->to_child = -1;
@@ -319,7 +325,7 @@ static int converse(pam_handle_t *pamh, const struct helper_call *call, struct s
 		    read_reply(pamh, sp->from_child, deadline, &parser, call->term, &by_user, &eof);
 	if (!eof)
 		return stop_early(pamh, sp->pid, written, by_user, retval, outcome);
-	return finish(pamh, sp->pid, deadline, &parser, retval, outcome, strikes);
+	return finish(pamh, sp->pid, deadline, &parser, retval, outcome, strikes, call->seen);
 }
 
 int helper_run(pam_handle_t *pamh, const struct helper_call *call, enum ta_outcome *outcome,
@@ -333,6 +339,8 @@ int helper_run(pam_handle_t *pamh, const struct helper_call *call, enum ta_outco
 	*outcome = TA_SYSTEM_CANCEL;
 	if (strikes != NULL)
 		*strikes = -1;
+	if (call->seen != NULL)
+		*call->seen = (struct helper_seen){ 0 };
 
 	retval = spawn_check(pamh, call->opts->helper);
 	if (retval != PAM_SUCCESS)

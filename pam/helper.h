@@ -31,6 +31,15 @@ struct helper_call {
 	int columns;	       /* its width for the prompt's lines, or 0 */
 	int one_message;       /* the client shows only the latest message (clients.h) */
 	const struct approval *approval; /* what the touch approves, or NULL */
+	const char *display;		 /* the request's X display (PAM_XDISPLAY), or NULL */
+	struct helper_seen *seen;	 /* when not NULL: filled in for the audit line */
+};
+
+/* For the audit line: the helper's pid (0: none started) and the reply's `overlap` pid (0: none).
+ */
+struct helper_seen {
+	int pid;
+	int overlap;
 };
 
 /*
@@ -42,7 +51,8 @@ struct helper_call {
  * Always sets *outcome.  Returns PAM_SUCCESS when *outcome comes from a
  * well-formed reply and exit status 0; otherwise a PAM error code, the reason
  * logged, and *outcome is TA_SYSTEM_CANCEL.  *strikes (when not NULL) is the
- * reply's `strikes` line, for the audit line, or -1.
+ * reply's `strikes` line, for the audit line, or -1; call->seen's overlap
+ * likewise comes only from a reply that is believed.
  */
 int helper_run(pam_handle_t *pamh, const struct helper_call *call, enum ta_outcome *outcome,
 	       int *strikes);

@@ -224,6 +224,7 @@ struct attempt {
 	struct terminal term;
 	struct held_signals held;
 	struct verdict v;
+	struct helper_seen seen; /* the helper's pid and the request it overlapped, if any */
 };
 
 /* The options, the user (checked, mapped to a uid) and the service: PAM_SUCCESS or a PAM code. */
@@ -301,6 +302,24 @@ static int locker_first(pam_handle_t *pamh, struct attempt *a, int prints)
 	return ask_first(pamh, &a->v.outcome) ? GO_FINGER : GO_AUDIT;
 }
 
+/*
+ * The request's display, which names it on an overlapping prompt when its
+ * host has no terminal (docs/POLICY.md#one-request-at-a-time): PAM_XDISPLAY,
+ * else a PAM_TTY like ":0" (what presence.c takes for a display item).
+ */
+static const char *display_of(pam_handle_t *pamh)
+{
+	const void *item = NULL;
+
+	if (pam_get_item(pamh, PAM_XDISPLAY, &item) == PAM_SUCCESS && item != NULL &&
+	    *(const char *)item != '\0')
+		return item;
+	if (pam_get_item(pamh, PAM_TTY, &item) == PAM_SUCCESS && item != NULL &&
+	    *(const char *)item == ':')
+		return item;
+	return NULL;
+}
+
 /* The keyring rule, presence, the lockout marker, then the prompt: GO_AUDIT or GO_PASSWORD. */
 static int finger(pam_handle_t *pamh, struct attempt *a)
 {
@@ -335,7 +354,9 @@ static int finger(pam_handle_t *pamh, struct attempt *a)
 				     .service = a->service,
 				     .argc = a->argc,
 				     .argv = a->argv,
-				     .one_message = client_keeps_one_message(a->service) };
+				     .one_message = client_keeps_one_message(a->service),
+				     .display = display_of(pamh),
+				     .seen = &a->seen };
 	/* What the touch approves, from the host's own argv (approval.h). */
 	if (a->opts.show_command && approval_read(client_host(a->service), a->user, &approval) == 0)
 		call.approval = &approval;
@@ -352,15 +373,19 @@ static int finger(pam_handle_t *pamh, struct attempt *a)
 static int audit(pam_handle_t *pamh, struct attempt *a)
 {
 	const struct ta_outcome_info *info = &ta_outcomes[a->v.outcome];
-	char strikes_text[16];
+	char strikes_text[16], overlap_text[64] = "";
 
 	snprintf(strikes_text, sizeof(strikes_text), "%d", a->v.strikes);
+	/* Another request was armed at once: both pids, so the two audit lines meet. */
+	if (a->seen.overlap > 0)
+		snprintf(overlap_text, sizeof(overlap_text), ", helper %d, overlap_with %d",
+			 a->seen.pid, a->seen.overlap);
 	pam_syslog(pamh,
 		   a->v.outcome == TA_SUCCESS || a->v.outcome == TA_AUTHENTICATION_FAILED
 		       ? LOG_NOTICE
 		       : LOG_INFO,
-		   "user %s, service %s: %s, strikes %s", a->user, a->service, info->name,
-		   a->v.strikes < 0 ? "-" : strikes_text);
+		   "user %s, service %s: %s, strikes %s%s", a->user, a->service, info->name,
+		   a->v.strikes < 0 ? "-" : strikes_text, overlap_text);
 	if (a->opts.debug)
 		pam_syslog(pamh, LOG_DEBUG, "outcome %s -> %s", info->name, info->pam_code_name);
 	signals_release(&a->held); /* a held SIGTERM or SIGHUP reaches the host now */

@@ -110,6 +110,15 @@ int request_approve(struct request *r, const char *program, const char *kind, co
 	return append_line(r, "approve ", value);
 }
 
+int request_display(struct request *r, const char *display)
+{
+	size_t len = strlen(display);
+
+	if (len < 1 || len > TA_DISPLAY_MAX || strspn(display, TA_DISPLAY_CHARS) != len)
+		return -1;
+	return append_line(r, "display ", display);
+}
+
 void request_end(struct request *r)
 {
 	(void)append_line(r, "end", "");
@@ -120,6 +129,7 @@ static const char info_prefix[] = "info ";
 static const char error_prefix[] = "error ";
 static const char result_prefix[] = "result ";
 static const char strikes_prefix[] = "strikes ";
+static const char overlap_prefix[] = "overlap ";
 
 void reply_init(struct reply_parser *p)
 {
@@ -148,6 +158,24 @@ static enum reply_event fail(struct reply_parser *p, const char *why)
 static int has_prefix(const char *s, const char *prefix, size_t plen)
 {
 	return strncmp(s, prefix, plen) == 0;
+}
+
+/* `overlap PID`: for the audit line only; a pid as the kernel writes one (1 to TA_PID_MAX). */
+static enum reply_event parse_overlap(struct reply_parser *p, const char *digits)
+{
+	size_t n = strlen(digits);
+	long v = 0;
+
+	if (p->overlap > 0)
+		return fail(p, "second overlap line");
+	if (n < 1 || n > 7 || strspn(digits, "0123456789") != n || digits[0] == '0')
+		return fail(p, "bad overlap pid");
+	for (size_t i = 0; i < n; i++)
+		v = v * 10 + (digits[i] - '0');
+	if (v > TA_PID_MAX)
+		return fail(p, "bad overlap pid");
+	p->overlap = (int)v;
+	return REPLY_NEED_MORE;
 }
 
 /* A complete line is in p->line (without its '\n', NUL-terminated). */
@@ -189,6 +217,9 @@ static enum reply_event parse_line(struct reply_parser *p, const char **text)
 		p->strikes = v;
 		return REPLY_NEED_MORE;
 	}
+
+	if (has_prefix(p->line, overlap_prefix, sizeof(overlap_prefix) - 1))
+		return parse_overlap(p, p->line + sizeof(overlap_prefix) - 1);
 
 	if (has_prefix(p->line, result_prefix, sizeof(result_prefix) - 1)) {
 		int o = outcome_from_name(p->line + sizeof(result_prefix) - 1);

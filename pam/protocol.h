@@ -44,6 +44,11 @@ int request_columns(struct request *r, int columns);
 int request_one_message(struct request *r);
 int request_approve(struct request *r, const char *program, const char *kind, const char *user,
 		    const char *text);
+/*
+ *   display: the request's X display (PAM_XDISPLAY), which names it on an
+ *            overlapping prompt when it has no terminal; only TA_DISPLAY_CHARS
+ */
+int request_display(struct request *r, const char *display);
 
 /* The "end" line: the request is complete. */
 void request_end(struct request *r);
@@ -90,6 +95,7 @@ struct reply_parser {
 	unsigned int lines;
 	enum ta_outcome outcome; /* valid in RS_DONE only */
 	int strikes;		 /* the optional `strikes N` line: N, or -1 without one */
+	int overlap;		 /* the optional `overlap PID` line: PID, or 0 without one */
 	const char *error;	 /* static string, valid in RS_ERROR only */
 };
 

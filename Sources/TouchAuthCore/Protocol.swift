@@ -15,6 +15,11 @@ public enum WireProtocol {
     public static let maxArguments = Int(TA_REQUEST_ARGS_MAX)
     public static let maxReplyLines = Int(TA_REPLY_LINES_MAX)
     public static let maxTextBytes = Int(TA_TEXT_MAX)
+    /// The `display` line's value: at most this many bytes, of `displayCharacters` only.
+    public static let maxDisplayBytes = Int(TA_DISPLAY_MAX)
+    public static let displayCharacters = Set(TA_DISPLAY_CHARS.utf8)
+    /// The `overlap` line's pid: 1 to the kernel's PID_MAX_LIMIT.
+    public static let pids = 1...Int(TA_PID_MAX)
 }
 
 /// What the shim asks: verify this user for this service, with these module arguments.
@@ -30,6 +35,9 @@ public struct Request: Equatable, Sendable {
     public var oneMessage: Bool
     /// The `approve` line: what the touch approves (pam/approval.h).
     public var approval: Approval?
+    /// The `display` line: the X display of a request (PAM_XDISPLAY), for its name on an
+    /// overlapping prompt when its host has no terminal.
+    public var display: String?
 
     /// The `fallback` line: which key, if any, the shim takes as "use the password".
     public enum Fallback: String, Equatable, Sendable {
@@ -41,7 +49,7 @@ public struct Request: Equatable, Sendable {
 
     public init(
         user: String, service: String, fallback: Fallback = .noKey, arguments: [String] = [],
-        columns: Int? = nil, oneMessage: Bool = false, approval: Approval? = nil
+        columns: Int? = nil, oneMessage: Bool = false, approval: Approval? = nil, display: String? = nil
     ) {
         self.user = user
         self.service = service
@@ -50,6 +58,7 @@ public struct Request: Equatable, Sendable {
         self.columns = columns
         self.oneMessage = oneMessage
         self.approval = approval
+        self.display = display
     }
 
     public enum Error: Swift.Error, Equatable {
@@ -72,7 +81,8 @@ public struct Request: Equatable, Sendable {
             else { throw .malformed(line: index + 1) }
             text.append(string)
         }
-        // Fixed shape: header, user, service, fallback, [columns], [messages], [approve], arg*, end.
+        // Fixed shape: header, user, service, fallback, [columns], [messages], [approve], [display],
+        // arg*, end.
         guard text.count >= 5 else { throw .incomplete }
         guard text[0] == WireProtocol.requestHeader else { throw .malformed(line: 1) }
         guard let user = text[1].value(after: "user "), !user.isEmpty else { throw .malformed(line: 2) }
@@ -102,6 +112,14 @@ public struct Request: Equatable, Sendable {
             approval = parsed
             first += 1
         }
+        var display: String?
+        if let value = text[first].value(after: "display ") {
+            guard (1...WireProtocol.maxDisplayBytes).contains(value.utf8.count),
+                value.utf8.allSatisfy({ WireProtocol.displayCharacters.contains($0) })
+            else { throw .malformed(line: first + 1) }
+            display = value
+            first += 1
+        }
         var arguments: [String] = []
         for index in first..<(text.count - 1) {
             // Verbatim, even empty: the shim passes every module argument as PAM gave it.
@@ -113,7 +131,7 @@ public struct Request: Equatable, Sendable {
         guard arguments.count <= WireProtocol.maxArguments else { throw .tooLong }
         return Request(
             user: user, service: service, fallback: fallback, arguments: arguments,
-            columns: columns, oneMessage: oneMessage, approval: approval)
+            columns: columns, oneMessage: oneMessage, approval: approval, display: display)
     }
 
     /// The request as the shim writes it (used by tests and by `touchauth` tools that drive
@@ -123,6 +141,7 @@ public struct Request: Equatable, Sendable {
         if let columns { out += "columns \(columns)\n" }
         if oneMessage { out += "messages one\n" }
         if let approval { out += "approve \(approval.line)\n" }
+        if let display { out += "display \(display)\n" }
         for argument in arguments { out += "arg \(argument)\n" }
         return out + "end\n"
     }
@@ -134,6 +153,9 @@ public enum ReplyLine: Equatable, Sendable {
     case error(String)
     /// The user's strikes in a row when the attempt ended, for the module's audit line.
     case strikes(Int)
+    /// The helper pid of the other request armed at once (docs/POLICY.md#one-request-at-a-time),
+    /// for the module's audit line.
+    case overlap(Int32)
     case result(Outcome)
 
     /// The line with its `\n`. Text is made safe for the wire: control characters become
@@ -144,6 +166,7 @@ public enum ReplyLine: Equatable, Sendable {
         case .info(let text): "info \(ReplyLine.wireSafe(text))\n"
         case .error(let text): "error \(ReplyLine.wireSafe(text))\n"
         case .strikes(let count): "strikes \(min(max(count, 0), 9999))\n"
+        case .overlap(let pid): "overlap \(pid)\n"
         case .result(let outcome): "result \(outcome.rawValue)\n"
         }
     }

@@ -251,6 +251,7 @@ struct Evaluation {
         let waited = me.waited(at: ArmedRegistry.boottimeMilliseconds())
         send(.info(Approval.fitted(Message.otherAsked(line: other.line, place: other.place, seconds: waited).text,
                                    columns: request.columns)))
+        send(.overlap(other.pid))
         Syslog.log(LOG_NOTICE, "overlap: \(ArmedRegistry.describe(me)) ended after \(waited) s by \(ArmedRegistry.describe(other)); both to the password")
         return .userFallback
     }
@@ -277,7 +278,7 @@ struct Evaluation {
         } else {
             line = config.reason.isEmpty ? service : config.reason
         }
-        guard let me = ArmedRegistry.current(uid: uid, line: line, service: service) else {
+        guard let me = ArmedRegistry.current(uid: uid, line: line, service: service, display: request.display) else {
             Syslog.log(LOG_ERR, "cannot read this process's own facts in /proc: not armed")
             send(Message.sensorFailed.replyLine)
             return .refused(.systemCancel)
@@ -297,6 +298,8 @@ struct Evaluation {
                                            columns: request.columns)))
                 Syslog.log(LOG_NOTICE, "overlap: \(ArmedRegistry.describe(me)) not armed: \(ArmedRegistry.describe(other)) was armed for \(waited) s; both to the password")
             }
+            // The audit line names one: the oldest (the one a stray touch would have answered).
+            if let oldest = others.first { send(.overlap(oldest.pid)) }
             return .refused(.userFallback)
         }
     }

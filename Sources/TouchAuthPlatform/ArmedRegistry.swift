@@ -50,11 +50,12 @@ package enum ArmedRegistry {
     static func entryPath(_ pid: Int32) -> String { "\(directory)/\(pid)" }
     static func notePath(_ pid: Int32) -> String { "\(directory)/\(pid).ended" }
 
-    /// This helper's entry: its own pid and start time, its host's terminal, the time now.
-    package static func current(uid: uid_t, line: String, service: String) -> ArmedRequest? {
+    /// This helper's entry: its own pid and start time, its host's terminal (else the request's
+    /// display, else its service), the time now.
+    package static func current(uid: uid_t, line: String, service: String, display: String? = nil) -> ArmedRequest? {
         guard let mine = ProcessFacts.of(getpid()) else { return nil }
         let host = getppid()
-        let place = ProcessFacts.of(host).flatMap { ProcessFacts.terminalName($0.tty) } ?? service
+        let place = ProcessFacts.of(host).flatMap { ProcessFacts.terminalName($0.tty) } ?? display ?? service
         return ArmedRequest(pid: getpid(), start: mine.start, host: host, uid: uid, since: boottimeMilliseconds(),
                             place: place, line: line)
     }

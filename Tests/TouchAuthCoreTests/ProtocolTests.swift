@@ -71,6 +71,26 @@ import Testing
         #expect(Request(user: "u", service: "s").encoded.contains("\nfallback none\n"))
     }
 
+    @Test func theDisplayLineNamesAnXDisplayOnly() throws {
+        let head = "touchauth-request 1\nuser alice\nservice xlock\nfallback none\nmessages one\n"
+        let text = head + "display localhost:10.0\narg debug\nend\n"
+        let request = try Request.parse(Array(text.utf8))
+        #expect(request.display == "localhost:10.0" && request.arguments == ["debug"])
+        #expect(request.encoded == text)
+        #expect(try Request.parse(Array((head + "end\n").utf8)).display == nil)
+        for bad in ["", ":0 pts/7", ":0/x", "\u{202e}:0", String(repeating: "0", count: WireProtocol.maxDisplayBytes + 1)] {
+            #expect(throws: Request.Error.malformed(line: 6)) { try Request.parse(Array((head + "display \(bad)\nend\n").utf8)) }
+        }
+        // In its place: after approve, before the arguments.
+        #expect(throws: Request.Error.malformed(line: 7)) {
+            try Request.parse(Array((head + "arg debug\ndisplay :0\nend\n").utf8))
+        }
+    }
+
+    @Test func theOverlapLineCarriesAPid() {
+        #expect(ReplyLine.overlap(4242).encoded == "overlap 4242\n")
+    }
+
     @Test func theHintPromisesOnlyTheKeyTheShimOffers() {
         #expect(Message.fallbackKeyHint(title: "Enter Password").text == "[Enter Password] press Enter, or type your password")
         #expect(Message.fallbackHint(title: "Enter Password", timeout: 30).text == "[Enter Password] after 30 s")

@@ -4,7 +4,8 @@
  * UBSan.  The input is the helper's stdout; its first byte picks the chunk
  * size, so lines split across reads are covered.  Checked: no memory error,
  * every event's text is short and printable, the outcome is a real one, a
- * finished reply swallows nothing more, and the verdict does not depend on
+ * finished reply swallows nothing more, a believed `overlap` is a pid in
+ * range (0: none), and the verdict does not depend on
  * how the bytes were split (byte by byte gives the same result).
  */
 #include <stddef.h>
@@ -18,6 +19,7 @@ struct verdict {
 	enum reply_event end;
 	enum ta_outcome outcome;
 	unsigned int messages;
+	int overlap;
 };
 
 static void check_text(const char *text)
@@ -35,7 +37,7 @@ static void check_text(const char *text)
 static struct verdict parse(const uint8_t *data, size_t size, size_t chunk)
 {
 	struct reply_parser p;
-	struct verdict v = { REPLY_NEED_MORE, TA_OUTCOME_COUNT, 0 };
+	struct verdict v = { REPLY_NEED_MORE, TA_OUTCOME_COUNT, 0, 0 };
 	size_t off = 0;
 
 	reply_init(&p);
@@ -70,7 +72,8 @@ static struct verdict parse(const uint8_t *data, size_t size, size_t chunk)
 		v.end = reply_finish(&p);
 	if (v.end == REPLY_DONE) {
 		v.outcome = p.outcome;
-		if (p.lines > TA_REPLY_LINES_MAX)
+		v.overlap = p.overlap;
+		if (p.lines > TA_REPLY_LINES_MAX || p.overlap < 0 || p.overlap > TA_PID_MAX)
 			abort();
 	}
 	return v;
@@ -88,7 +91,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	chunk = (size_t)data[0] % 64 + 1;
 	whole = parse(data + 1, size - 1, chunk);
 	bytes = parse(data + 1, size - 1, 1);
-	if (whole.end != bytes.end || whole.outcome != bytes.outcome)
+	if (whole.end != bytes.end || whole.outcome != bytes.outcome ||
+	    whole.overlap != bytes.overlap)
 		abort();
 	if (whole.end == REPLY_DONE && whole.messages != bytes.messages)
 		abort();

@@ -186,6 +186,35 @@ static const struct test_case cases[] = {
 	  "" },
 	{ "strikes alone is no result", H "strikes 2\n", 0, ERR("no result"), "" },
 
+	/* `overlap PID` (the other request's helper, for the audit line): a pid or garbage. */
+	{ "an overlap line before the result",
+	  H "info Another request\nstrikes 0\noverlap 4242\nresult userFallback\n", 0,
+	  DONE(TA_USER_FALLBACK), "I:Another request|" },
+	{ "overlap at PID_MAX_LIMIT", H "overlap 4194304\nresult userFallback\n", 0,
+	  DONE(TA_USER_FALLBACK), "" },
+	{ "overlap over PID_MAX_LIMIT", H "overlap 4194305\nresult userFallback\n", 0,
+	  ERR("bad overlap pid"), "" },
+	{ "overlap of eight digits", H "overlap 10000000\nresult userFallback\n", 0,
+	  ERR("bad overlap pid"), "" },
+	{ "overlap 0", H "overlap 0\nresult userFallback\n", 0, ERR("bad overlap pid"), "" },
+	{ "overlap with a leading zero", H "overlap 042\nresult userFallback\n", 0,
+	  ERR("bad overlap pid"), "" },
+	{ "negative overlap", H "overlap -1\nresult userFallback\n", 0, ERR("bad overlap pid"),
+	  "" },
+	{ "overlap with a sign", H "overlap +42\nresult userFallback\n", 0, ERR("bad overlap pid"),
+	  "" },
+	{ "overlap without a pid", H "overlap \nresult userFallback\n", 0, ERR("bad overlap pid"),
+	  "" },
+	{ "overlap with a space after", H "overlap 42 \nresult userFallback\n", 0,
+	  ERR("bad overlap pid"), "" },
+	{ "overlap in hex", H "overlap 0x2a\nresult userFallback\n", 0, ERR("bad overlap pid"),
+	  "" },
+	{ "second overlap line", H "overlap 42\noverlap 43\nresult userFallback\n", 0,
+	  ERR("second overlap line"), "" },
+	{ "overlap after the result", H "result userFallback\noverlap 42\n", 0,
+	  ERR("data after result"), "" },
+	{ "bare overlap", H "overlap\nresult userFallback\n", 0, ERR("unknown line"), "" },
+
 	{ "empty input", "", 0, ERR("missing header"), "" },
 	{ "missing header", "result success\n", 0, ERR("missing header"), "" },
 	{ "wrong version", "touchauth 2\nresult success\n", 0, ERR("missing header"), "" },
@@ -338,6 +367,32 @@ static int strikes_of(const char *in)
 	return reply_finish(&p) == REPLY_DONE ? p.strikes : -2;
 }
 
+/* The overlap line's pid for the audit line: the pid, 0 without one, -2 for a bad reply. */
+static int overlap_of(const char *in)
+{
+	struct reply_parser p;
+	size_t used;
+	const char *text;
+	size_t pos = 0, len = strlen(in);
+
+	reply_init(&p);
+	while (pos < len &&
+	       reply_feed(&p, in + pos, len - pos, &used, &text) != REPLY_PROTOCOL_ERROR)
+		pos += used;
+	return reply_finish(&p) == REPLY_DONE ? p.overlap : -2;
+}
+
+static void check_overlap(void)
+{
+	check(overlap_of(H "overlap 4242\nresult userFallback\n") == 4242, "overlap 4242", "value",
+	      "not 4242");
+	check(overlap_of(H "overlap 4194304\nresult userFallback\n") == 4194304, "overlap 4194304",
+	      "value", "not 4194304");
+	check(overlap_of(H "result userFallback\n") == 0, "no overlap line", "value", "not 0");
+	check(overlap_of(H "overlap 4194305\nresult userFallback\n") == -2, "overlap 4194305",
+	      "value", "believed");
+}
+
 static void check_strikes(void)
 {
 	check(strikes_of(H "strikes 3\nresult authenticationFailed\n") == 3, "strikes 3", "value",
@@ -383,6 +438,31 @@ static void check_request(void)
 	      "one too many", "accepted");
 }
 
+/* The display line: an X display name only, else left out (the request stays valid). */
+static void check_display(void)
+{
+	static struct request r;
+	static char long_display[TA_DISPLAY_MAX + 2];
+
+	check(request_begin(&r, "alice", "xlock", 0) == REQUEST_OK &&
+		  request_display(&r, "localhost:10.0") == 0 &&
+		  (request_end(&r),
+		   request_is(&r, "touchauth-request 1\nuser alice\nservice xlock\nfallback "
+				  "none\ndisplay localhost:10.0\nend\n")),
+	      "request display", "encode", "not the expected lines");
+	(void)request_begin(&r, "alice", "xlock", 0);
+	check(request_display(&r, "") == -1 && request_display(&r, ":0 pts/7") == -1 &&
+		  request_display(&r, ":0/../x") == -1 && request_display(&r, ":0\x1b[2J") == -1 &&
+		  request_display(&r, "\xe2\x80\xae:0") == -1,
+	      "request display", "empty, space, slash, escape, bidi", "accepted");
+	memset(long_display, '0', sizeof(long_display) - 1);
+	long_display[0] = ':';
+	long_display[TA_DISPLAY_MAX + 1] = '\0';
+	check(request_display(&r, long_display) == -1, "request display", "too long", "accepted");
+	long_display[TA_DISPLAY_MAX] = '\0';
+	check(request_display(&r, long_display) == 0, "request display", "at the limit", "refused");
+}
+
 int main(void)
 {
 	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++)
@@ -391,7 +471,9 @@ int main(void)
 	check_mapping();
 	check_sticky();
 	check_strikes();
+	check_overlap();
 	check_request();
+	check_display();
 	if (assertions_failed)
 		printf("(%d assertions, %d failed)\n", assertions, assertions_failed);
 	else

@@ -10,7 +10,9 @@
 #      armed in the same session, the user's visible `sudo id` then names it, and a touch lets
 #      nobody in;
 #   3. a helper SIGKILLed while armed: its entry does not block the next prompt, which removes it;
-#   4. another user's request (pamtester, a display) while one is armed: both to the password.
+#   4. another user's request (pamtester, a display) while one is armed: both to the password;
+#      one with PAM_XDISPLAY and no terminal is named by its display, and the module's audit
+#      lines of both name both helpers' pids.
 # The registry is the sandbox's own /run/touchauth (tests/e2e/sandbox.sh).
 source "$(dirname "$0")/lib.sh"
 
@@ -143,6 +145,19 @@ logged_re() {
 check "both logged with both pids (each helper's line names its own and the other's, and the hosts')" \
     eval 'logged_re "overlap: pid [0-9]+ \(host [0-9]+, uid $TUID, pts/[0-9]+: sudo wants to run as root: touch $W/u/ran-b\) not armed: pid $HA \(host [0-9]+, uid $TUID, pts/[0-9]+: sudo wants to run as root: touch $W/u/ran-a\) was armed" &&
           logged_re "overlap: pid $HA \(host [0-9]+, uid $TUID, pts/[0-9]+: sudo wants to run as root: touch $W/u/ran-a\) ended after [0-9]+ s by pid [0-9]+ \(host"'
+# audit_pids SERVICE USER HELPER [FILE]: the pid the module's audit line names as overlapped, for
+# the line of USER's SERVICE request whose helper was HELPER, in FILE (default the syslog capture,
+# whose datagrams are not separated by newlines).
+audit_pids() {
+    grep -oE ": user $2, service $1: userFallback, strikes [0-9-]+, helper $3, overlap_with [0-9]+" \
+        "${4:-$T/syslog}" | tail -n 1 | sed 's/.*overlap_with //'
+}
+for i in $(seq 500); do [ -n "$(audit_pids sudo "$TUSER" "$HA")" ] && break; sleep 0.01; done
+HB=$(audit_pids sudo "$TUSER" "$HA")
+OUT=$(grep -F "service sudo: userFallback" "$T/syslog")
+check "the module's audit lines of both name both pids: a's 'helper $HA, overlap_with ${HB:-?}', b's the other way round" \
+    eval '[ -n "$HB" ] && [ "$HB" != "$HA" ] && [ "$(audit_pids sudo "$TUSER" "$HB")" = "$HA" ] &&
+          logged_re "overlap: pid $HB \(host [0-9]+, uid $TUID, pts/[0-9]+: sudo wants to run as root: touch $W/u/ran-b\) not armed"'
 OUT=$(grep overlap "$T/syslog")
 OUT=$("$HELPER" status "$TUSER" --config "$CONF" 2>&1)
 check "touchauth status: none armed now" has "  armed: none"
@@ -239,8 +254,34 @@ check "...it names the armed request: touch $W/u/ran-a, its terminal" \
     grep -qE "${WAITING}sudo wants to run as root: touch $W/u/ran-a \\(pts/[0-9]+, [0-9]+ s\\)" <<<"$OUT"
 wait_for a "$SUDO_PW"
 OUT=$(screen a)
-check "the armed sudo goes to its password, naming the other user's request" \
-    eval 'has "$SUDO_PW" && grep -qE "${ASKED}[0-9]+ s: the-other-users-login \\(other\\)" <<<"$OUT"'
+check "the armed sudo goes to its password, naming the other user's request by its display (PAM_TTY :0)" \
+    eval 'has "$SUDO_PW" && grep -qE "${ASKED}[0-9]+ s: the-other-users-login \\(:0\\)" <<<"$OUT"'
+ctrl_c a A
+check "(control) the command did not run" test ! -e "$W/u/ran-a"
+
+echo "# 4a. a request with a display and no terminal (PAM_XDISPLAY only) while a sudo is armed"
+# clients/pamdrive.c under pam_wrapper, no controlling terminal, PAM_TTY unset: what a graphical
+# client that names its X display looks like to the module.
+gcc -O2 -Wall -o "$T/pamdrive" "$E2E/clients/pamdrive.c" -lpam
+rm -f "$W/u/ran-a"
+run a A "sudo touch $W/u/ran-a"
+wait_for a "$HINT"
+HA=$(helper_pid a)
+# (Under pam_wrapper the module's pam_syslog lines go to the client's stderr, "SYSLOG(N): ...")
+"${WRAPPED[@]}" PAM_WRAPPER_DEBUGLEVEL=2 "$T/pamdrive" -I xdisplay=:71 other "$OTHER" not-the-password auth < /dev/null > "$T/xdisplay.out" 2>&1
+OUT=$(cat "$T/xdisplay.out")
+check "the display-only request: not authenticated, names the armed sudo, the password asked" \
+    eval 'grep -q "^authenticate: Authentication failure" <<<"$OUT" && grep -qE "^${WAITING}sudo wants to run as root: touch $W/u/ran-a \\(pts/[0-9]+, [0-9]+ s\\)" <<<"$OUT"'
+wait_for a "$SUDO_PW"
+OUT=$(screen a)
+check "the armed sudo names it by its display: the-other-users-login (:71)" \
+    grep -qE "${ASKED}[0-9]+ s: the-other-users-login \\(:71\\)\\. Use your password\\." <<<"$OUT"
+echo "#   the armed sudo said: $(grep -F "$ASKED" <<<"$OUT")"
+for i in $(seq 500); do [ -n "$(audit_pids sudo "$TUSER" "$HA")" ] && break; sleep 0.01; done
+HX=$(audit_pids sudo "$TUSER" "$HA")
+OUT=$(grep -F "userFallback" "$T/xdisplay.out")
+check "both audit lines name both pids: the sudo's 'helper $HA, overlap_with ${HX:-?}', the display request's the other way round" \
+    eval '[ -n "$HX" ] && [ "$(audit_pids other "$OTHER" "$HX" "$T/xdisplay.out")" = "$HA" ]'
 ctrl_c a A
 check "(control) the command did not run" test ! -e "$W/u/ran-a"
 

@@ -34,6 +34,11 @@ public func fuzzOne(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
     guard UserName(request.user) != nil || request.user.utf8.contains(UInt8(ascii: "/")) || request.user == "."
         || request.user == ".." || request.user.utf8.count > UserName.maxBytes
     else { fatalError("a user name the protocol accepts but UserName refuses for no stated reason") }
+    // A display names a request on another prompt: only an X display's characters, never empty.
+    if let display = request.display, display.isEmpty || display.utf8.count > WireProtocol.maxDisplayBytes
+        || !display.utf8.allSatisfy({ WireProtocol.displayCharacters.contains($0) }) {
+        fatalError("a display the protocol accepts outside its characters")
+    }
 #elseif FUZZ_STATE
     guard let state = try? UserState.decode(bytes) else { return 0 }
     // (Not byte for byte: the decoder takes leading zeros, "strikes 007"; found by this target.)

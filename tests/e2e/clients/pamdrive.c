@@ -7,7 +7,8 @@
  * Usage: pamdrive [-D] [-I ITEM=VALUE]... SERVICE USER PASSWORD OP...
  *   -D:   sets PAM_FAIL_DELAY, as a client with its own delay does: the callback prints
  *         "fail-delay: MSG" with the status pam_authenticate ends with.
- *   ITEM: tty, rhost, ruser (PAM_TTY, PAM_RHOST, PAM_RUSER), set before the first OP.
+ *   ITEM: tty, rhost, ruser, xdisplay (PAM_TTY, PAM_RHOST, PAM_RUSER, PAM_XDISPLAY), set
+ *         before the first OP.
  *   OP:   auth (pam_authenticate) or acct (pam_acct_mgmt).
  * Every prompt is answered with PASSWORD. Prints each conversation message on its own line
  * (prompts too), and after each OP a line "authenticate: MSG" or "account: MSG" (pam_strerror).
@@ -44,7 +45,7 @@ static void delay(int status, unsigned int usec, void *appdata)
 
 static int usage(void)
 {
-	fprintf(stderr, "usage: pamdrive [-D] [-I tty|rhost|ruser=VALUE]... SERVICE USER PASSWORD auth|acct...\n");
+	fprintf(stderr, "usage: pamdrive [-D] [-I tty|rhost|ruser|xdisplay=VALUE]... SERVICE USER PASSWORD auth|acct...\n");
 	return 2;
 }
 
@@ -98,6 +99,7 @@ int main(int argc, char **argv)
 		int type = strcmp(items[k][0], "tty") == 0     ? PAM_TTY
 			   : strcmp(items[k][0], "rhost") == 0 ? PAM_RHOST
 			   : strcmp(items[k][0], "ruser") == 0 ? PAM_RUSER
+			   : strcmp(items[k][0], "xdisplay") == 0 ? PAM_XDISPLAY
 							       : -1;
 
 		if (type < 0 || pam_set_item(pamh, type, items[k][1]) != PAM_SUCCESS) {
