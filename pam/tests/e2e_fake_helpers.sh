@@ -276,7 +276,8 @@ expect_code success
 expect_saw "Place your finger on the sensor"
 expect_saw "SYSLOG(5): user root, service success: success, strikes -"
 expect_saw "SYSLOG(7): outcome success -> PAM_SUCCESS"
-printf 'touchauth-request 1\nuser root\nservice success\nfallback none\narg helper=%s\narg print_dir=%s\narg debug\nend\n' \
+# (pamtester's PAM_TTY ":0" is the request's display: docs/PROTOCOL.md)
+printf 'touchauth-request 1\nuser root\nservice success\nfallback none\ndisplay :0\narg helper=%s\narg print_dir=%s\narg debug\nend\n' \
 	"$tmp/helpers/success" "$tmp/prints" >"$tmp/out/success.request.want"
 if cmp -s "$tmp/out/success.request" "$tmp/out/success.request.want"; then ok; else
 	fail "request differs:"
