@@ -36,14 +36,10 @@
 #include "version.h"
 
 /*
- * Ctrl-C at the fingerprint prompt was a byte to us (ISIG was off); at the
- * host's own password prompt it would have been SIGINT.  A host that leaves
- * SIGINT at its default and unblocked (su, login, pamtester) gets it now, once
- * the terminal is back and the helper reaped, and ends exactly as there.  A
- * host that blocks, catches or ignores it (sudo) does not: a signal arriving
- * outside its prompt is not one it expects (sudo would record it and die only
- * after the next password was typed); it gets PAM_ABORT instead.  No handler
- * is installed, nothing is left pending.
+ * Ctrl-C at our prompt was a byte (ISIG off): a host whose SIGINT is at its
+ * default and unblocked (su, login) gets it now, once the terminal is back;
+ * one that blocks, catches or ignores it (sudo) gets PAM_ABORT only
+ * (docs/decisions/0010-ctrl-c-is-pam-abort.md).  Nothing is left pending.
  */
 static void give_back_interrupt(void)
 {
