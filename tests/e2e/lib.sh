@@ -58,6 +58,12 @@ vt_on_screen() { printf '%s\n' "$1" > /sys/class/tty/tty0/active; }
 # of its own, so the sandbox's (a tmpfs on /run/systemd) are all that may be there.
 mounts_at() { local p; for p in "$@"; do findmnt -rn -o TARGET,SOURCE,FSTYPE "$p"; done; }
 
+# The suites' one fake logind and one set of state helpers (set_state, fresh_state, field,
+# strikes, armed, never_armed): tests/e2e/kit/. STATE: the state dir those helpers read.
+STATE="$T/state"
+source "$E2E/kit/logind.sh"
+source "$E2E/kit/state.sh"
+
 make_user() {  # make_user NAME PASSWORD: a local account pam_unix can check
     id "$1" >/dev/null 2>&1 || useradd -M -s /usr/sbin/nologin "$1"
     echo "$1:$2" | chpasswd
