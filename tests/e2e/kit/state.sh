@@ -13,8 +13,9 @@ set_state() {
         "$1" "$2" "${3-$(date +%s)}" "${4-$(cat /proc/sys/kernel/random/boot_id)}" "${5--}" > "$STATE/$TUID"
     chmod 0600 "$STATE/$TUID"
 }
-# fresh_state: no state file (nor the module's lockout marker): as a user who never failed.
-fresh_state() { rm -f "$STATE/$TUID" "$STATE/$TUID.locked"; }
+# fresh_state: no state file (nor the module's lockout marker, nor a temporary file): as a user
+# who never failed.
+fresh_state() { rm -f "$STATE/$TUID" "$STATE/$TUID".*; }
 # field NAME: that field of the state file (nothing when there is none).
 field() { sed -n "s/^$1 //p" "$STATE/$TUID" 2>/dev/null; }
 # strikes: the strikes on disk (0 when there is no state file).
