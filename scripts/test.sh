@@ -16,11 +16,11 @@ NAME...          runs only those suites (names: --list), in the order of the lis
                  pam/pam_touchauth.so is missing.
 NAME:REGEX       runs only the checks of suite NAME whose names match REGEX (bash's =~; for
 --filter REGEX   `swift`, swift test --filter). --filter applies to every NAME given without
-                 its own. Only the e2e suites and `swift` take a filter. The scenario code of
-                 an e2e suite still runs whole (a check depends on the steps before it): only
-                 the checks that match are counted and printed, and "(setup)"/"(cleanup)"
-                 steps still fail the run when they do not hold. A filter that matches no
-                 check fails the suite.
+                 its own. Only the e2e suites and `swift` take a filter. An e2e suite written
+                 in cases (case_ of tests/e2e/lib.sh) runs its common setup and the cases the
+                 filter picks; one not written so still runs whole. Only the checks that match
+                 are counted and printed, and "(setup)"/"(cleanup)" steps still fail the run
+                 when they do not hold. A filter that matches no check fails the suite.
 --list           prints the suites' names, one per line with what each tests.
 --update-counts  runs every suite (or the NAMEs) and rewrites their minimums in tests/counts
                  from this run: the count less 5 % (rounded down), the fuzz runners' count

@@ -60,25 +60,15 @@ OUT=$(cat "$T/pam.d/gdm-fingerprint")
 check "(setup) gdm-fingerprint has the example's touchauth line (required, fallback_title= hidden)" \
     eval 'grep -q "^auth *required *$MODULE config=$CONF debug timeout=600 fallback_title=\$" "$T/pam.d/gdm-fingerprint"'
 
-# --- the fake logind -------------------------------------------------------------------------
+# --- the fake logind (tests/e2e/kit/logind.sh) ----------------------------------------------
 # logind_greeter TYPE: seat0's active session c1 is GDM's greeter (class greeter, local, TYPE x11
 # or wayland). logind_console: seat0's active session is someone's text login (no greeter in
 # front). logind_none: this VM's state (no seat0: logind not running).
 RS="$T/rs"
-logind_none() { rm -rf "$RS"; mkdir -p "$RS/seats" "$RS/sessions" "$RS/users"; chmod -R 0755 "$RS"; }
-logind_seat() {  # logind_seat SESSION UID CLASS TYPE
-    logind_none
-    mkdir -p "$RS/system"
-    printf 'IS_SEAT0=1\nCAN_MULTI_SESSION=1\nCAN_TTY=1\nCAN_GRAPHICAL=1\nACTIVE=%s\nACTIVE_UID=%s\nSESSIONS=%s\n' \
-        "$1" "$2" "$1" > "$RS/seats/seat0"
-    printf 'UID=%s\nUSER=%s\nACTIVE=1\nSTATE=active\nREMOTE=0\nTYPE=%s\nCLASS=%s\nSCOPE=session-%s.scope\nSEAT=seat0\nVTNR=1\n' \
-        "$2" "$(id -un "$2")" "$4" "$3" "$1" > "$RS/sessions/$1"
-    printf 'NAME=%s\nSTATE=active\nSESSIONS=%s\n' "$(id -un "$2")" "$1" > "$RS/users/$2"
-    chmod -R 0755 "$RS"
-}
+LOGIND=$RS
 GREETER_UID=$(id -u nobody)
-logind_greeter() { logind_seat c1 "$GREETER_UID" greeter "$1"; }
-logind_console() { logind_seat 3 0 user tty; }
+logind_greeter() { logind_front c1 "$GREETER_UID" CLASS=greeter TYPE="$1" VTNR=1; }
+logind_console() { logind_front 3 0 VTNR=1; }
 
 # The daemon's surroundings: a private mount namespace whose /run/systemd is $RS, the cgroup
 # root (outside any session, like gdm.service), no controlling terminal, pam_wrapper.
@@ -128,8 +118,6 @@ gdm_end() {
     OUT=$(grep -v '^PWRAP_\(TRACE\|DEBUG\).*\(Copy\|Lookup\|Unlink\|LD_PRELOAD\|PAM_WRAPPER\)' "$T/gdm.out")
 }
 pid_of_worker() { sed -n "s/^gdm: worker for $1 started, pid \([0-9]*\)$/\1/p" "$T/gdm.out"; }
-armed() { [ -e "$SOCK" ]; }
-never_armed() { [ ! -e "$SOCK" ]; }
 # listening: someone still listens on the sensor's socket (a helper holds the sensor open).
 listening() {
     python3 -c 'import socket, sys
@@ -143,13 +131,7 @@ gone() { local st; st=$(sed -n 's/^[0-9]* ([^)]*) \(.\).*/\1/p' "/proc/$1/stat" 
 wait_gone() { local _; for _ in $(seq 150); do gone "$1" && return 0; sleep 0.02; done; return 1; }
 fp_says() { grep -qF -- "[gdm-fingerprint] $1" <<< "$OUT"; }
 pw_says() { grep -qF -- "[gdm-password] $1" <<< "$OUT"; }
-set_state() {  # set_state STRIKES LOCKED_AT: the state file as root writes it
-    printf 'touchauth-state 1\nstrikes %s\nlocked_at %s\npassword_at %s\npassword_boot_id %s\nprints_hash -\n' \
-        "$1" "$2" "$(date +%s)" "$(cat /proc/sys/kernel/random/boot_id)" > "$STATE/$TUID"
-    chmod 0600 "$STATE/$TUID"
-}
-strikes() { sed -n 's/^strikes //p' "$STATE/$TUID" 2>/dev/null | grep . || echo 0; }
-fresh_state() { set_state 0 -; }
+# (armed, never_armed, set_state, strikes, fresh_state: tests/e2e/kit/state.sh)
 # touch CMDS...: vsensor.py sends them in the background (lib.sh's sensor_start would first
 # remove the socket a waiting helper already listens on); sensor_stop ends it.
 touch_sensor() { python3 "$E2E/vsensor.py" "$SOCK" "$@" > "$T/vsensor.out" 2>&1 & SENDER=$!; }

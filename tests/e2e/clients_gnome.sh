@@ -73,15 +73,9 @@ U="$W/u"
 mkdir -m 0700 "$U" "$U/home" "$U/run" "$U/shots"
 chown -R "$TUID:$TGID" "$U"
 SHOTS="$U/shots"
-RS="$W/rs"     # /run/systemd in the namespaces
-mkdir -p "$RS/seats" "$RS/sessions" "$RS/users" "$RS/system"
+RS="$W/rs"     # /run/systemd in the namespaces (tests/e2e/kit/logind.sh)
 SID=43
-printf 'IS_SEAT0=1\nCAN_MULTI_SESSION=1\nCAN_TTY=1\nCAN_GRAPHICAL=1\nACTIVE=%s\nACTIVE_UID=%s\nSESSIONS=%s\n' \
-    "$SID" "$TUID" "$SID" > "$RS/seats/seat0"
-printf 'UID=%s\nUSER=%s\nACTIVE=1\nSTATE=active\nREMOTE=0\nTYPE=wayland\nCLASS=user\nSCOPE=session-%s.scope\nSEAT=seat0\nVTNR=2\n' \
-    "$TUID" "$TUSER" "$SID" > "$RS/sessions/$SID"
-printf 'NAME=%s\nSTATE=active\nSESSIONS=%s\nDISPLAY=%s\n' "$TUSER" "$SID" "$SID" > "$RS/users/$TUID"
-chmod -R a+rX "$RS"
+LOGIND=$RS logind_front "$SID" "$TUID" TYPE=wayland VTNR=2
 
 # The cgroups: the session's scope (GDM's reauthentication workers) and the shell's user unit.
 SCOPE="$CG/user.slice/user-$TUID.slice/session-$SID.scope"
@@ -340,13 +334,7 @@ except OSError:
 wait_listening() { local _; for _ in $(seq 300); do listening && return 0; sleep 0.05; done; return 1; }
 touch_sensor() { $PY "$E2E/vsensor.py" "$SOCK" "$@" > "$T/vsensor.out" 2>&1 & SENDER=$!; }
 sensor_done() { [ -n "$SENDER" ] && { wait "$SENDER" 2>/dev/null; SENDER=""; }; return 0; }
-set_state() {  # set_state STRIKES LOCKED_AT
-    printf 'touchauth-state 1\nstrikes %s\nlocked_at %s\npassword_at %s\npassword_boot_id %s\nprints_hash -\n' \
-        "$1" "$2" "$(date +%s)" "$(cat /proc/sys/kernel/random/boot_id)" > "$STATE/$TUID"
-    chmod 0600 "$STATE/$TUID"
-}
-strikes() { sed -n 's/^strikes //p' "$STATE/$TUID" 2>/dev/null | grep . || echo 0; }
-fresh_state() { set_state 0 -; }
+# (set_state, strikes, fresh_state: tests/e2e/kit/state.sh)
 log_since() { tail -n +"$((LOG_MARK + 1))" "$T/gdm.log"; }
 # lock: the screen locks (Main.screenShield.lock, as the shell's lock does), the user presses a
 # key (Control: wakes the screen from its black fade, shows the prompt, types nothing).

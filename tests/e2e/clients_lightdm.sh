@@ -42,12 +42,7 @@ config() {  # config TIMEOUT
 }
 config "$TIMEOUT"
 enroll_two_users
-fresh_state() { rm -f "$T/state/$TUID"; }
-put_state() {  # put_state STRIKES LOCKED_AT
-    printf 'touchauth-state 1\nstrikes %s\nlocked_at %s\npassword_at -\npassword_boot_id -\nprints_hash -\n' \
-        "$1" "$2" > "$T/state/$TUID"
-    chmod 0600 "$T/state/$TUID"
-}
+# (fresh_state, set_state, armed, never_armed: tests/e2e/kit/state.sh)
 
 W=$(mktemp -d /tmp/touchauth-lightdm.XXXXXX)
 chmod 0755 "$W"
@@ -84,23 +79,18 @@ printf '%s\n' "auth [success=done abort=die default=ignore] $MODULE config=$CONF
     "auth required pam_unix.so try_first_pass nodelay" "account required pam_permit.so" \
     "password required pam_deny.so" "session required pam_permit.so" > "$W/pam-lightdm"
 
-# The fake logind (TESTING.md): none (as this VM), or seat0 whose active session is LightDM's
-# greeter (c1, class greeter: docs/POLICY.md#the-session's "greeter's display") or root's text session 8.
-logind_none() { rm -rf "${W:?}/rs/"*; mkdir -p "$W/rs/seats" "$W/rs/sessions" "$W/rs/users"; }
+# The fake logind (tests/e2e/kit/logind.sh): none (as this VM), or seat0 whose active session is
+# LightDM's greeter (c1, class greeter: docs/POLICY.md#the-session's "greeter's display") or
+# root's text session 8.
+LOGIND="$W/rs"
 logind_seat() {  # logind_seat greeter|tty: which session is in front on seat0
+    local c1=1 s8=0 front=c1
+    [ "$1" = tty ] && { c1=0 s8=1 front=8; }
+    local -A st=([0]=online [1]=active)
     logind_none
-    mkdir -p "$W/rs/system"
-    local front=c1
-    [ "$1" = tty ] && front=8
-    printf 'IS_SEAT0=1\nCAN_MULTI_SESSION=1\nCAN_TTY=1\nCAN_GRAPHICAL=1\nACTIVE=%s\nSESSIONS=c1 8\n' "$front" \
-        > "$W/rs/seats/seat0"
-    printf 'UID=%s\nUSER=lightdm\nACTIVE=%s\nSTATE=%s\nREMOTE=0\nTYPE=x11\nCLASS=greeter\nSEAT=seat0\n' \
-        "$(id -u lightdm)" "$([ "$front" = c1 ] && echo 1 || echo 0)" "$([ "$front" = c1 ] && echo active || echo online)" \
-        > "$W/rs/sessions/c1"
-    printf 'UID=0\nUSER=root\nACTIVE=%s\nSTATE=%s\nREMOTE=0\nTYPE=tty\nCLASS=user\nSEAT=seat0\n' \
-        "$([ "$front" = 8 ] && echo 1 || echo 0)" "$([ "$front" = 8 ] && echo active || echo online)" \
-        > "$W/rs/sessions/8"
-    chmod -R a+rX "$W/rs"
+    logind_seat0 "$front" "" "c1 8"
+    logind_session c1 "$(id -u lightdm)" USER=lightdm ACTIVE=$c1 STATE=${st[$c1]} TYPE=x11 CLASS=greeter SCOPE=
+    logind_session 8 0 USER=root ACTIVE=$s8 STATE=${st[$s8]} SCOPE=
 }
 logind_none
 
@@ -187,8 +177,6 @@ logged_in() {  # logged_in SECONDS: LightDM's next "Success" for the user, withi
     wait_log "$SUCCESS" $((SUCCESSES + 1)) "$1" && SUCCESSES=$((SUCCESSES + 1))
 }
 not_logged_in() { [ "$(log_count "$SUCCESS")" -eq "$SUCCESSES" ]; }
-armed() { [ -e "$SOCK" ]; }
-never_armed() { [ ! -e "$SOCK" ]; }
 SHOT="$W/shot.png"
 DIALOG=480x320+272+224           # the greeter's dialog, where its messages are
 OCR_MODES=("")                   # dark text on the dialog's light background
@@ -261,7 +249,7 @@ type_password
 check "...the password field works: logged in" logged_in 5
 
 greeter_ready
-put_state 5 "$(date +%s)"      # five wrong fingers in a row just now: locked
+set_state 5 "$(date +%s)" - - -   # five wrong fingers in a row just now: locked
 t0=$(now_ms)
 start_login
 wait_screen "many failed attempts" 10 "$DIALOG"   # (tesseract reads "Too" as "2" at times)

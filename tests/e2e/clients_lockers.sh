@@ -55,8 +55,7 @@ conf() {  # conf HELPER [key=value...]: root's config, the one the setuid helper
 }
 conf "$SUID"
 enroll_two_users
-fresh_state() { rm -f "$T/state/$TUID"; }
-strikes() { sed -n 's/^strikes //p' "$T/state/$TUID" 2>/dev/null || echo 0; }
+# (fresh_state, strikes, set_state, armed, never_armed: tests/e2e/kit/state.sh)
 
 # /etc/pam.d: a copy, with the three lockers' services as the lines the README gives.
 cp -a /etc/pam.d "$W/pam.d"
@@ -66,27 +65,21 @@ for svc in vlock i3lock swaylock xsecurelock; do
         "session required pam_permit.so" > "$W/pam.d/$svc"
 done
 
-# The fake logind (TESTING.md): $W/rs is /run/systemd in the namespace. logind_none: as this VM
-# (no seat0: logind not running). logind_x11 ACTIVE: seat0 with session 37, the test user's
-# local x11 session, active (1) or in the background (0: someone else's session 38 in front).
+# The fake logind (tests/e2e/kit/logind.sh): $W/rs is /run/systemd in the namespace.
+# logind_none: as this VM (no seat0: logind not running). logind_x11 ACTIVE: seat0 with session
+# 37, the test user's local x11 session, active (1) or in the background (0: someone else's
+# session 38 in front).
 SID=37
 SCOPE="$CG/user.slice/user-$TUID.slice/session-$SID.scope"
-logind_none() { rm -rf "${W:?}/rs/"*; mkdir -p "$W/rs/seats" "$W/rs/sessions" "$W/rs/users"; }
+LOGIND="$W/rs"
 logind_x11() {
+    local active=$1 front=$SID state=active
+    [ "$active" = 1 ] || { front=38 state=online; }
     logind_none
-    mkdir -p "$W/rs/system"
-    local active=$1 front=$SID
-    [ "$active" = 1 ] || front=38
-    printf 'IS_SEAT0=1\nCAN_MULTI_SESSION=1\nCAN_TTY=1\nCAN_GRAPHICAL=1\nACTIVE=%s\nSESSIONS=%s 38\n' \
-        "$front" "$SID" > "$W/rs/seats/seat0"
-    printf 'UID=%s\nUSER=%s\nACTIVE=%s\nSTATE=%s\nREMOTE=0\nTYPE=x11\nCLASS=user\nSCOPE=session-%s.scope\nSEAT=seat0\nDISPLAY=:%s\n' \
-        "$TUID" "$TUSER" "$active" "$([ "$active" = 1 ] && echo active || echo online)" "$SID" "$XN" \
-        > "$W/rs/sessions/$SID"
-    printf 'UID=0\nUSER=root\nACTIVE=%s\nSTATE=active\nREMOTE=0\nTYPE=tty\nCLASS=user\nSEAT=seat0\n' \
-        "$([ "$active" = 1 ] && echo 0 || echo 1)" > "$W/rs/sessions/38"
-    printf 'NAME=%s\nSTATE=%s\nSESSIONS=%s\nDISPLAY=%s\n' "$TUSER" \
-        "$([ "$active" = 1 ] && echo active || echo online)" "$SID" "$SID" > "$W/rs/users/$TUID"
-    chmod -R a+rX "$W/rs"
+    logind_seat0 "$front" "" "$SID 38"
+    logind_session "$SID" "$TUID" ACTIVE="$active" STATE=$state TYPE=x11 DISPLAY=":$XN"
+    logind_session 38 0 ACTIVE=$((1 - active)) SCOPE=
+    logind_user "$TUID" "$SID" "$SID" "$state"
 }
 logind_none
 
@@ -152,8 +145,6 @@ ns() { nsenter -t "$NSPID" -m -r -w "$@"; }
 NS_MNT=$(readlink "/proc/$NSPID/ns/mnt")
 check "(setup) the namespace sees our stacks, config and logind state" \
     ns sh -c "grep -q pam_touchauth /etc/pam.d/vlock && grep -q '$SUID' /etc/security/touchauth.conf && test -d /run/systemd/seats -a ! -e /run/systemd/seats/seat0"
-armed() { [ -e "$SOCK" ]; }
-never_armed() { [ ! -e "$SOCK" ]; }
 # gone PID: not running (a zombie counts: this VM's init does not reap orphans).
 gone() { local st; st=$(sed -n 's/^[0-9]* ([^)]*) \(.\).*/\1/p' "/proc/$1/stat" 2>/dev/null); [ -z "$st" ] || [ "$st" = Z ]; }
 wait_gone() { local _; for _ in $(seq $((${2:-5} * 50))); do gone "$1" && return 0; sleep 0.02; done; return 1; }
@@ -388,11 +379,6 @@ wait_i3_failure() {
     return 1
 }
 i3_said() { OUT="i3lock said: $(grep -v "current password" "$W/locker.out" 2> /dev/null)"; }
-set_state() {  # set_state STRIKES LOCKED_AT: root's state file for the test user
-    printf 'touchauth-state 1\nstrikes %s\nlocked_at %s\npassword_at %s\npassword_boot_id %s\nprints_hash -\n' \
-        "$1" "$2" "$(date +%s)" "$(cat /proc/sys/kernel/random/boot_id)" > "$T/state/$TUID"
-    chmod 0600 "$T/state/$TUID"
-}
 INDICATOR=200x60+412+352        # the middle of the ring i3lock draws, where its text is
 OCR_MODES=("-threshold 35%" "")
 

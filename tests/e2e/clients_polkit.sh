@@ -93,36 +93,25 @@ polkit.addRule(function(action, subject) {
 EOF
 chmod 0644 "$T/rules/00-touchauth-e2e.rules"
 
-# --- the fake logind ------------------------------------------------------------------------
+# --- the fake logind (tests/e2e/kit/logind.sh) ----------------------------------------------
 # $T/rs is /run/systemd in the namespace; its files are rewritten between cases (sd-login reads
-# them at each call: polkitd and the module see the new state at once).
-mkdir -p "$T/rs/seats" "$T/rs/sessions" "$T/rs/users" "$T/rs/machines"
-chmod -R 0755 "$T/rs"
-logind_none() {  # this VM: no logind (no system/, no seat0, no session)
-    rm -rf "$T/rs/system"
-    rm -f "$T/rs/seats/"* "$T/rs/sessions/"* "$T/rs/users/"*
-}
+# them at each call: polkitd and the module see the new state at once). logind_none: this VM
+# (no logind: no system/, no seat0, no session).
+LOGIND="$T/rs"
+logind_none
 # logind ID KEY=VALUE...: logind runs, and $TUSER has session ID, a local active x11 session on
 # seat0 unless overridden (SEAT= leaves the seat out: then seat0 has no active session).
 logind() {
-    local id=$1; shift
-    logind_none
-    mkdir -m 0755 "$T/rs/system"
-    local -A kv=([UID]=$TUID [USER]=$TUSER [ACTIVE]=1 [STATE]=active [REMOTE]=0 [TYPE]=x11
-                 [CLASS]=user [SEAT]=seat0 [SCOPE]=session-$id.scope)
+    local id=$1 a; shift
+    local -A kv=([ACTIVE]=1 [SEAT]=seat0 [TYPE]=x11 [REMOTE]=0)
     for a in "$@"; do kv[${a%%=*}]=${a#*=}; done
-    { echo "# This is private data. Do not parse."
-      for k in UID USER ACTIVE STATE REMOTE TYPE CLASS SCOPE SEAT REMOTE_HOST SERVICE; do
-          [ -n "${kv[$k]:-}" ] && echo "$k=${kv[$k]}"
-      done; } > "$T/rs/sessions/$id"
     local active="" display=""
     [ -n "${kv[SEAT]}" ] && [ "${kv[ACTIVE]}" = 1 ] && active=$id
     case ${kv[TYPE]} in x11|wayland) [ "${kv[REMOTE]}" = 0 ] && display=$id ;; esac
-    printf 'IS_SEAT0=1\nCAN_MULTI_SESSION=1\nCAN_TTY=1\nCAN_GRAPHICAL=1\nACTIVE=%s\nACTIVE_UID=%s\nSESSIONS=%s\n' \
-        "$active" "${active:+$TUID}" "${active}" > "$T/rs/seats/seat0"
-    { printf 'NAME=%s\nSTATE=active\nSESSIONS=%s\n' "$TUSER" "$id"
-      [ -n "$display" ] && echo "DISPLAY=$display"; } > "$T/rs/users/$TUID"
-    chmod 0644 "$T/rs/seats/seat0" "$T/rs/sessions/$id" "$T/rs/users/$TUID"
+    logind_none
+    logind_session "$id" "$TUID" TYPE=x11 "$@"
+    logind_seat0 "$active" "${active:+$TUID}" "$active"
+    logind_user "$TUID" "$id" "$display"
 }
 SLICE="$CG/user.slice/user-$TUID.slice"
 scope() { echo "$SLICE/session-$1.scope"; }
@@ -281,8 +270,6 @@ rc_is() { [ "$(cat "$W/u/rc" 2>/dev/null)" = "$1" ]; }
 ran_as_root() { grep -qx '0' <<< "$SCREEN" && rc_is 0; }   # `id -u` printed 0
 not_ran() { ! grep -qx '0' <<< "$SCREEN" && ! rc_is 0; }
 stty_same() { [ -s "$W/u/before" ] && cmp -s "$W/u/before" "$W/u/after"; }
-armed() { [ -e "$SOCK" ]; }
-never_armed() { [ ! -e "$SOCK" ]; }
 touch_finger() { timeout 5 python3 "$E2E/vsensor.py" "$SOCK" "$FINGER" > /dev/null 2>&1; }
 # Processes of this namespace named NAME (comm), zombies left out (this VM's init does not reap).
 ours_named() {

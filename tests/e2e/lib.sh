@@ -58,6 +58,12 @@ vt_on_screen() { printf '%s\n' "$1" > /sys/class/tty/tty0/active; }
 # of its own, so the sandbox's (a tmpfs on /run/systemd) are all that may be there.
 mounts_at() { local p; for p in "$@"; do findmnt -rn -o TARGET,SOURCE,FSTYPE "$p"; done; }
 
+# The suites' one fake logind and one set of state helpers (set_state, fresh_state, field,
+# strikes, armed, never_armed): tests/e2e/kit/. STATE: the state dir those helpers read.
+STATE="$T/state"
+source "$E2E/kit/logind.sh"
+source "$E2E/kit/state.sh"
+
 make_user() {  # make_user NAME PASSWORD: a local account pam_unix can check
     id "$1" >/dev/null 2>&1 || useradd -M -s /usr/sbin/nologin "$1"
     echo "$1:$2" | chpasswd
@@ -164,7 +170,7 @@ sensor_stop() {
 # and counts as a failure when it does not. TOUCHAUTH_FAIL_FAST=1 ends the suite at its first
 # failure (status 1, no summary line). TOUCHAUTH_CHECK_FILTER (scripts/test.sh
 # NAME:REGEX): a check whose name does not match is neither counted nor printed; its condition
-# still runs, as do the steps, so the scenario stays the same for the checks that match.
+# still runs (within a case that runs, the scenario stays the same for the checks that match).
 check() {
     local name=$1; shift
     case $name in "(setup)"* | "(cleanup)"*) ;; *)
@@ -184,6 +190,32 @@ check() {
         # The suite's EXIT trap cleans up as after any other early exit.
         if [ -n "${TOUCHAUTH_FAIL_FAST:-}" ]; then echo "stopped at the first failure (TOUCHAUTH_FAIL_FAST)"; exit 1; fi
     fi
+}
+# case_ NAME FN [ARGS...]: one case: prints "# NAME", then runs FN ARGS with CASE=NAME. A case
+# stands alone: it sets up what it needs (its state, its logind, its sensor, its services when
+# only it uses them) on top of the suite's common setup, never from what an earlier case left.
+# Under a filter (TOUCHAUTH_CHECK_FILTER) a case whose checks cannot match is skipped whole
+# (none of its steps run): it runs when the filter matches NAME, or a line of FN's text
+# (`declare -f`, $CASE there read as NAME) or a double-quoted string on one, which is where its
+# check names are written. A name made at run time of other variables ("$kind state -> ...")
+# is found by its literal part, or by the case's NAME: a loop gives each value a case of its
+# own, with "$CASE" in its check names.
+case_() {
+    local name=$1 fn=$2; shift 2
+    if [ -n "${TOUCHAUTH_CHECK_FILTER:-}" ] && ! [[ $name =~ $TOUCHAUTH_CHECK_FILTER ]]; then
+        local body line s hit=0
+        body=$(declare -f "$fn") || { echo "case_: no function $fn"; FAILED=$((FAILED + 1)); return 1; }
+        body=${body//'${CASE}'/$name}; body=${body//'$CASE'/$name}
+        while IFS= read -r line && [ "$hit" = 0 ]; do
+            if [[ $line =~ $TOUCHAUTH_CHECK_FILTER ]]; then hit=1; break; fi
+            while IFS= read -r s; do
+                [[ ${s:1:${#s}-2} =~ $TOUCHAUTH_CHECK_FILTER ]] && { hit=1; break; }
+            done < <(grep -o '"[^"]*"' <<< "$line")
+        done <<< "$body"
+        [ "$hit" = 1 ] || return 0
+    fi
+    echo "# $name"
+    CASE=$name "$fn" "$@"
 }
 has() { grep -qF -- "$1" <<<"$OUT"; }
 lacks() { ! grep -qF -- "$1" <<<"$OUT"; }

@@ -46,13 +46,9 @@ chmod 0440 "$T/sudoers"
 service other "auth [success=done default=ignore] $MODULE config=$CONF debug reason=the-other-users-login" \
     "auth required pam_unix.so nodelay"
 
-# The fake logind: session 37 of $TUSER, local, active, a tty on seat0 (presence.sh's layout).
-mkdir -p "$T/rs/system" "$T/rs/seats" "$T/rs/sessions" "$T/rs/users"
-printf 'IS_SEAT0=1\nCAN_MULTI_SESSION=1\nCAN_TTY=1\nCAN_GRAPHICAL=1\nACTIVE=37\nACTIVE_UID=%s\nSESSIONS=37\n' "$TUID" > "$T/rs/seats/seat0"
-printf 'UID=%s\nUSER=%s\nACTIVE=1\nSTATE=active\nREMOTE=0\nTYPE=tty\nCLASS=user\nSCOPE=session-37.scope\nSEAT=seat0\n' \
-    "$TUID" "$TUSER" > "$T/rs/sessions/37"
-printf 'NAME=%s\nSTATE=active\nSESSIONS=37\n' "$TUSER" > "$T/rs/users/$TUID"
-chmod -R 0755 "$T/rs"
+# The fake logind (tests/e2e/kit/logind.sh, in $T/rs): session 37 of $TUSER, local, active, a
+# tty on seat0.
+logind_front 37 "$TUID"
 SCOPE="$CG/user.slice/user-$TUID.slice/session-37.scope"
 [ -d "$SCOPE" ] && { echo "$SCOPE exists already: not ours to use"; echo "0 passed, 1 failed"; exit 1; }
 OURS=""

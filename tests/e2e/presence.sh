@@ -50,34 +50,12 @@ PROMPT="Place your finger on the fingerprint reader"
 FINGER="SCAN tu-right-index"
 AUTHENTICATED="This account is currently not available"   # su to a nologin user got in
 
-# --- the fake logind -----------------------------------------------------------------------
+# --- the fake logind (tests/e2e/kit/logind.sh) ----------------------------------------------
 # $T/none: a /run/systemd with an empty seats/ (this VM's state: logind not running).
-# $T/rs: a /run/systemd with system/ (sd_booted() = 1), seats/seat0, sessions/N, users/UID.
-mkdir -p "$T/none/seats" "$T/none/sessions" "$T/none/users"
-chmod -R 0755 "$T/none"
-logind_reset() {
-    rm -rf "$T/rs"
-    mkdir -p "$T/rs/system" "$T/rs/seats" "$T/rs/sessions" "$T/rs/users"
-    chmod -R 0755 "$T/rs"
-}
-# session ID UID KEY=VALUE...: sessions/ID, a local active tty session on seat0 unless
-# overridden; SEAT= (empty) leaves the seat out. Also users/UID (SESSIONS=ID).
-session() {
-    local id=$1 uid=$2; shift 2
-    local -A kv=([UID]=$uid [USER]=$(id -un "$uid" 2>/dev/null || echo "u$uid") [ACTIVE]=1
-                 [STATE]=active [REMOTE]=0 [TYPE]=tty [CLASS]=user [SEAT]=seat0 [SCOPE]=session-$id.scope)
-    for a in "$@"; do kv[${a%%=*}]=${a#*=}; done
-    { echo "# This is private data. Do not parse."
-      for k in UID USER ACTIVE STATE REMOTE TYPE CLASS SCOPE SEAT REMOTE_HOST SERVICE; do
-          [ -n "${kv[$k]:-}" ] && echo "$k=${kv[$k]}"
-      done; } > "$T/rs/sessions/$id"
-    [ -e "$T/rs/users/$uid" ] || printf 'NAME=%s\nSTATE=active\nSESSIONS=%s\n' "${kv[USER]}" "$id" > "$T/rs/users/$uid"
-}
-seat0() {  # seat0 ACTIVE-SESSION ACTIVE-UID SESSIONS
-    printf 'IS_SEAT0=1\nCAN_MULTI_SESSION=1\nCAN_TTY=1\nCAN_GRAPHICAL=1\nACTIVE=%s\nACTIVE_UID=%s\nSESSIONS=%s\n' \
-        "$1" "$2" "$3" > "$T/rs/seats/seat0"
-}
-user_display() { echo "DISPLAY=$2" >> "$T/rs/users/$1"; }  # user_display UID SESSION
+# $T/rs (LOGIND): the /run/systemd that the cases of sections 4 and 5 write (logind_session,
+# logind_seat0, logind_user), each from nothing (logind_none).
+LOGIND="$T/none" logind_none
+LOGIND="$T/rs"
 
 # run-in STATE CGROUP COMMAND...: COMMAND in a private mount namespace whose /run/systemd is
 # STATE, /etc/pam.d/su our stack ($T/pam-su) and /sys/class/tty ours ($T/sys-class-tty), moved
@@ -146,8 +124,7 @@ probe() { PROBE=$(${PAM_RUNNER:-} python3 "$T/probe.py" 2>&1); echo "#   sd-logi
 probe_says() { grep -qF -- " $1" <<< " $PROBE"; }  # probe_says KEY=VALUE...
 probe_is() { local a; for a in "$@"; do probe_says "$a" || { OUT="sd-login: $PROBE"; return 1; }; done; }
 
-# --- the verdicts ----------------------------------------------------------------------------
-armed() { [ -e "$SOCK" ]; }
+# --- the verdicts (armed: tests/e2e/kit/state.sh) ----------------------------------------------
 why() {  # the module's debug lines (pam_wrapper shows its pam_syslog), for the log
     local lines
     lines=$(grep -o 'SYSLOG(7): .*' <<< "$OUT" | sed 's/^SYSLOG(7): //' | paste -sd ';' | sed 's/;/; /g')
@@ -281,21 +258,6 @@ tmux_pt() {
     check "$name -> $want" "$want"
 }
 
-# =============================================================================================
-echo "# 1. no logind (an empty /run/systemd/seats, as on this VM): someone must answer"
-PAM_RUNNER=$IN_NONE probe
-check "(setup) sd-login: no seat0, not in a session" probe_is seat0=False "session=(No data available)"
-PAM_RUNNER=$IN_NONE
-case_pam "no terminal, no display item (pamtester under setsid)" refused presence
-case_pam "no terminal, PAM_TTY :0 (a display item)" offered presence -I tty=:0
-case_pam "no terminal, PAM_TTY :1 (a display item)" offered presence -I tty=:1
-DISPLAY=:0 XAUTHORITY=/tmp/xa case_pam "no terminal, DISPLAY=:0 in the process environment only" refused presence
-WAYLAND_DISPLAY=wayland-0 XDG_SESSION_TYPE=wayland case_pam \
-    "no terminal, WAYLAND_DISPLAY and XDG_SESSION_TYPE in the environment only" refused presence
-case_pam "no terminal, DISPLAY=:0 in the PAM environment only" refused presence -E DISPLAY=:0
-case_pam "no terminal, PAM_TTY /dev/pts/0 but no terminal owned" refused presence -I tty=/dev/pts/0
-
-echo "# 1b. no logind: a pseudo-terminal a job made (no terminal, empty environment, as cron runs one)"
 # ptyjob.py: runs `su $TUSER -c id` on a pty it opens, answers su's password prompt with an
 # empty line (the job knows no password), and prints what the pty showed.
 cat > "$W/ptyjob.py" <<'EOF'
@@ -337,16 +299,6 @@ pty_job() {  # pty_job: the job, as $SU_USER, the touch queued; OUT what its pty
     kill "$sender" 2>/dev/null; wait "$sender" 2>/dev/null
     OUT=$(cat "$T/out")
 }
-pam_su "$T/strict.conf"
-pty_job
-check "no logind, the default: su in a job's pty -> no prompt, the sensor never opened" eval 'lacks "$PROMPT" && ! armed'
-check "...su asks for the password, and the touch at the sensor let nobody in" eval 'has "Password:" && lacks "$AUTHENTICATED"'
-pam_su "$CONF"
-pty_job
-check "(control) the same with terminal_without_logind = yes: the prompt, and the touch gets in" \
-    eval 'has "$PROMPT" && has "$AUTHENTICATED"'
-
-echo "# 2. real su with no terminal at all (setsid, stdin a pipe), run by $SU_USER"
 # su_pipe PASSWORD: `setsid su $TUSER` as $SU_USER, the password on stdin, a touch queued.
 su_pipe() {
     rm -f "$SOCK"
@@ -358,128 +310,234 @@ su_pipe() {
     kill "$sender" 2>/dev/null; wait "$sender" 2>/dev/null
     OUT="$(cat "$T/out")"$'\n'"(su exit status $RC)"
 }
-su_pipe "$TPASS"
-check "setsid su, the right password (DISPLAY set too) -> not offered, the password gets in" \
-    su_refused
-su_pipe "not the password"
-check "setsid su, a wrong password and a touch at the sensor -> not authenticated" \
-    eval 'has "Authentication failure" && lacks "$AUTHENTICATED" && [ "$RC" -ne 0 ] && ! armed'
+# fresh_logind: a case's start in sections 4 and 5: no tmux server left, logind's files
+# written anew, VT 3 on screen, su's stack the usual one.
+fresh_logind() { tm kill-server 2>/dev/null; logind_none; on_screen tty3; pam_su "$CONF"; }
 
-echo "# 3. network logins: any non-empty PAM_RHOST, SSH_* in the PAM environment, sshd"
-# Each has a display item: only the network signal can refuse.
-for h in 127.0.0.1 ::1 localhost "$(hostname)" 203.0.113.9; do
-    case_pam "PAM_RHOST $h (display item :0)" refused presence -I tty=:0 -I "rhost=$h"
-done
-for v in "SSH_CONNECTION=127.0.0.1 50000 127.0.0.1 22" "SSH_CLIENT=127.0.0.1 50000 22" \
-         "SSH_TTY=/dev/pts/9" "SSH_AUTH_INFO_0=password"; do
-    case_pam "${v%%=*} in the PAM environment only (display item :0)" refused presence -I tty=:0 -E "$v"
-done
-check "(setup) the process environment has no SSH_*" test -z "$(env | grep '^SSH_')"
-case_pam "service sshd, no rhost (display item :0)" refused sshd -I tty=:0
-case_pam "PAM_RHOST empty, as login sets it (display item :0)" offered presence -I tty=:0 -I rhost=
+# =============================================================================================
+no_logind() {
+    PAM_RUNNER=$IN_NONE probe
+    check "(setup) sd-login: no seat0, not in a session" probe_is seat0=False "session=(No data available)"
+    PAM_RUNNER=$IN_NONE
+    case_pam "no terminal, no display item (pamtester under setsid)" refused presence
+    case_pam "no terminal, PAM_TTY :0 (a display item)" offered presence -I tty=:0
+    case_pam "no terminal, PAM_TTY :1 (a display item)" offered presence -I tty=:1
+    DISPLAY=:0 XAUTHORITY=/tmp/xa case_pam "no terminal, DISPLAY=:0 in the process environment only" refused presence
+    WAYLAND_DISPLAY=wayland-0 XDG_SESSION_TYPE=wayland case_pam \
+        "no terminal, WAYLAND_DISPLAY and XDG_SESSION_TYPE in the environment only" refused presence
+    case_pam "no terminal, DISPLAY=:0 in the PAM environment only" refused presence -E DISPLAY=:0
+    case_pam "no terminal, PAM_TTY /dev/pts/0 but no terminal owned" refused presence -I tty=/dev/pts/0
+    PAM_RUNNER=""
+}
+case_ "1. no logind (an empty /run/systemd/seats, as on this VM): someone must answer" no_logind
 
-echo "# 4. fake logind, the caller in session 7 of $SU_USER"
-logind_reset
-seat0 7 "$SU_UID" 7
-# In each case only the one key differs from a local active tty session on seat0.
-session 7 "$SU_UID" REMOTE=1 REMOTE_HOST=127.0.0.1 SERVICE=sshd
-in_session "$SU_UID" 7
-probe
-check "(setup) sd-login: in session 7, remote" probe_is booted=1 seat0=True session=7 remote=1
-case_pam "remote session (ssh from loopback, no SSH_* anywhere), display item :0" refused presence -I tty=:0
-tmux_start "$T/run-in" "$T/rs" "$(scope "$SU_UID" 7)"
-tmux_su "remote session, real su in its terminal, no SSH_*" refused
-session 7 "$SU_UID" ACTIVE=0 STATE=online
-seat0 "" "" 7
-probe
-check "(setup) sd-login: in session 7, local, not active" probe_is session=7 remote=0 active=0 seat=seat0
-case_pam "session not active, display item :0" refused presence -I tty=:0
-tmux_su "session not active, real su in its terminal" refused
-session 7 "$SU_UID" SEAT=
-seat0 "" "" ""
-probe
-check "(setup) sd-login: in session 7, local, active, no seat" probe_is session=7 remote=0 active=1 "seat=(No data available)"
-case_pam "session without a seat, display item :0" refused presence -I tty=:0
-session 7 "$SU_UID"
-seat0 7 "$SU_UID" 7
-probe
-check "(setup) sd-login: in session 7, local active tty on seat0" probe_is session=7 remote=0 active=1 type=tty seat=seat0
-tmux_su "local active tty session, real su in its terminal" offered
-case_pam "local active tty session, no terminal, no display item" refused presence
-# The next three differ from this one only in what sd-login can answer.
-case_pam "local active tty session, display item :0" offered presence -I tty=:0
-# logind runs (seat0 exists) but libsystemd cannot be loaded: the careful side, not "no logind".
-PAM_RUNNER="$T/nolib $T/run-in $T/rs $(scope "$SU_UID" 7)"
-probe
-check "(setup) libsystemd.so.0 cannot be loaded there" grep -qF "libsystemd.so.0: file too short" <<< "$PROBE"
-case_pam "logind runs, libsystemd.so.0 cannot be loaded, display item :0" refused presence -I tty=:0
-in_session "$SU_UID" 7
-# sd_session_is_remote fails (no REMOTE= line: -ENODATA; not a boolean: -EINVAL): counts as remote.
-session 7 "$SU_UID" REMOTE=
-probe
-check "(setup) sd-login: session 7 without REMOTE=, remote unknown" probe_is session=7 "remote=(No data available)" active=1 seat=seat0
-case_pam "session file without REMOTE= (sd_session_is_remote fails), display item :0" refused presence -I tty=:0
-session 7 "$SU_UID" REMOTE=maybe
-probe
-check "(setup) sd-login: session 7 with REMOTE=maybe, remote unknown" probe_is session=7 "remote=(Invalid argument)" active=1 seat=seat0
-case_pam "session file with REMOTE=maybe (sd_session_is_remote fails), display item :0" refused presence -I tty=:0
-session 7 "$SU_UID" TYPE=x11
-probe
-check "(setup) sd-login: in session 7, local active x11 on seat0" probe_is session=7 type=x11 seat=seat0
-case_pam "local active x11 session, no terminal, no display item (a polkit agent's helper)" offered presence
+pty_job_case() {
+    pam_su "$T/strict.conf"
+    pty_job
+    check "no logind, the default: su in a job's pty -> no prompt, the sensor never opened" eval 'lacks "$PROMPT" && ! armed'
+    check "...su asks for the password, and the touch at the sensor let nobody in" eval 'has "Password:" && lacks "$AUTHENTICATED"'
+    pam_su "$CONF"
+    pty_job
+    check "(control) the same with terminal_without_logind = yes: the prompt, and the touch gets in" \
+        eval 'has "$PROMPT" && has "$AUTHENTICATED"'
+}
+case_ "1b. no logind: a pseudo-terminal a job made (no terminal, empty environment, as cron runs one)" pty_job_case
+
+su_no_terminal() {
+    pam_su "$CONF"
+    su_pipe "$TPASS"
+    check "setsid su, the right password (DISPLAY set too) -> not offered, the password gets in" \
+        su_refused
+    su_pipe "not the password"
+    check "setsid su, a wrong password and a touch at the sensor -> not authenticated" \
+        eval 'has "Authentication failure" && lacks "$AUTHENTICATED" && [ "$RC" -ne 0 ] && ! armed'
+}
+case_ "2. real su with no terminal at all (setsid, stdin a pipe), run by $SU_USER" su_no_terminal
+
+network() {
+    PAM_RUNNER=$IN_NONE
+    # Each has a display item: only the network signal can refuse.
+    local h v
+    for h in 127.0.0.1 ::1 localhost "$(hostname)" 203.0.113.9; do
+        case_pam "PAM_RHOST $h (display item :0)" refused presence -I tty=:0 -I "rhost=$h"
+    done
+    for v in "SSH_CONNECTION=127.0.0.1 50000 127.0.0.1 22" "SSH_CLIENT=127.0.0.1 50000 22" \
+             "SSH_TTY=/dev/pts/9" "SSH_AUTH_INFO_0=password"; do
+        case_pam "${v%%=*} in the PAM environment only (display item :0)" refused presence -I tty=:0 -E "$v"
+    done
+    check "(setup) the process environment has no SSH_*" test -z "$(env | grep '^SSH_')"
+    case_pam "service sshd, no rhost (display item :0)" refused sshd -I tty=:0
+    case_pam "PAM_RHOST empty, as login sets it (display item :0)" offered presence -I tty=:0 -I rhost=
+    PAM_RUNNER=""
+}
+case_ "3. network logins: any non-empty PAM_RHOST, SSH_* in the PAM environment, sshd" network
+
+# Section 4: the caller in session 7 of $SU_USER. In each case only the one key differs from a
+# local active tty session on seat0.
+# session7 ACTIVE ACTIVE_UID SESSIONS [KEY=VALUE...]: a case's start: seat0 (as logind_seat0),
+# session 7 (as logind_session with the KEY=VALUEs), the caller in it.
+session7() {
+    fresh_logind
+    logind_seat0 "$1" "$2" "$3"
+    logind_session 7 "$SU_UID" "${@:4}"
+    in_session "$SU_UID" 7
+}
+su_in_session7() {  # su_in_session7 NAME offered|refused: tmux_su in a tmux server in session 7
+    tmux_start "$T/run-in" "$T/rs" "$(scope "$SU_UID" 7)"
+    tmux_su "$@"
+    tm kill-server 2>/dev/null
+}
+s7_remote() {
+    session7 7 "$SU_UID" 7 REMOTE=1 REMOTE_HOST=127.0.0.1 SERVICE=sshd
+    probe
+    check "(setup) sd-login: in session 7, remote" probe_is booted=1 seat0=True session=7 remote=1
+    case_pam "remote session (ssh from loopback, no SSH_* anywhere), display item :0" refused presence -I tty=:0
+    su_in_session7 "remote session, real su in its terminal, no SSH_*" refused
+}
+case_ "4. fake logind, the caller in session 7 of $SU_USER: a remote session" s7_remote
+
+s7_not_active() {
+    session7 "" "" 7 ACTIVE=0 STATE=online
+    probe
+    check "(setup) sd-login: in session 7, local, not active" probe_is session=7 remote=0 active=0 seat=seat0
+    case_pam "session not active, display item :0" refused presence -I tty=:0
+    su_in_session7 "session not active, real su in its terminal" refused
+}
+case_ "4. ...a session not active" s7_not_active
+
+s7_no_seat() {
+    session7 "" "" "" SEAT=
+    probe
+    check "(setup) sd-login: in session 7, local, active, no seat" probe_is session=7 remote=0 active=1 "seat=(No data available)"
+    case_pam "session without a seat, display item :0" refused presence -I tty=:0
+}
+case_ "4. ...a session without a seat" s7_no_seat
+
+s7_local_tty() {
+    session7 7 "$SU_UID" 7
+    probe
+    check "(setup) sd-login: in session 7, local active tty on seat0" probe_is session=7 remote=0 active=1 type=tty seat=seat0
+    su_in_session7 "local active tty session, real su in its terminal" offered
+    case_pam "local active tty session, no terminal, no display item" refused presence
+    # The next cases differ from this one only in what sd-login can answer.
+    case_pam "local active tty session, display item :0" offered presence -I tty=:0
+}
+case_ "4. ...a local active tty session" s7_local_tty
+
+s7_sd_login_fails() {
+    session7 7 "$SU_UID" 7
+    # logind runs (seat0 exists) but libsystemd cannot be loaded: the careful side, not "no logind".
+    PAM_RUNNER="$T/nolib $T/run-in $T/rs $(scope "$SU_UID" 7)"
+    probe
+    check "(setup) libsystemd.so.0 cannot be loaded there" grep -qF "libsystemd.so.0: file too short" <<< "$PROBE"
+    case_pam "logind runs, libsystemd.so.0 cannot be loaded, display item :0" refused presence -I tty=:0
+    in_session "$SU_UID" 7
+    # sd_session_is_remote fails (no REMOTE= line: -ENODATA; not a boolean: -EINVAL): counts as remote.
+    logind_session 7 "$SU_UID" REMOTE=
+    probe
+    check "(setup) sd-login: session 7 without REMOTE=, remote unknown" probe_is session=7 "remote=(No data available)" active=1 seat=seat0
+    case_pam "session file without REMOTE= (sd_session_is_remote fails), display item :0" refused presence -I tty=:0
+    logind_session 7 "$SU_UID" REMOTE=maybe
+    probe
+    check "(setup) sd-login: session 7 with REMOTE=maybe, remote unknown" probe_is session=7 "remote=(Invalid argument)" active=1 seat=seat0
+    case_pam "session file with REMOTE=maybe (sd_session_is_remote fails), display item :0" refused presence -I tty=:0
+}
+case_ "4. ...sd-login cannot answer (libsystemd not loaded, REMOTE= missing or not a boolean)" s7_sd_login_fails
+
+s7_x11() {
+    session7 7 "$SU_UID" 7 TYPE=x11
+    probe
+    check "(setup) sd-login: in session 7, local active x11 on seat0" probe_is session=7 type=x11 seat=seat0
+    case_pam "local active x11 session, no terminal, no display item (a polkit agent's helper)" offered presence
+}
+case_ "4. ...a local active x11 session" s7_x11
 tm kill-server 2>/dev/null
+PAM_RUNNER=""
 cg_remove "$(scope "$SU_UID" 7)"
 check "(cleanup) session 7's cgroup removed" test ! -d "$(scope "$SU_UID" 7)"
 
-echo "# 5. fake logind, the caller outside any session"
-logind_reset
-seat0 7 "$SU_UID" 7
-session 7 "$SU_UID"                # someone else's local active tty session on seat0
-outside
-probe
-check "(setup) sd-login: outside any session, seat0 active = 7" probe_is booted=1 "session=(No data available)" seat0.active=7 "uid0.display=(No data available)"
-tmux_start "$T/run-in" "$T/rs" "$CG"
-tmux_pt "pseudo-terminal (PAM_TTY its /dev/pts/N), the terminal owned" refused '-I tty=$(tty)'
-tmux_pt "PAM_TTY tty3 (a text login), the terminal owned" offered -I tty=tty3
-tmux_pt "PAM_TTY /dev/tty3 (a text login), the terminal owned" offered -I tty=/dev/tty3
-tmux_pt "PAM_TTY /dev/tty3x (not a console), the terminal owned" refused -I tty=/dev/tty3x
-on_screen tty1
-tmux_pt "PAM_TTY tty3, the terminal owned, but VT 1 is on screen (tty0/active: a console login left on VT 3)" \
-    refused -I tty=tty3
-tmux_pt "PAM_TTY /dev/tty3, the terminal owned, VT 1 on screen" refused -I tty=/dev/tty3
-tmux_pt "(control) PAM_TTY tty1, the terminal owned, VT 1 on screen" offered -I tty=tty1
-on_screen tty3
-tm kill-server 2>/dev/null
-case_pam "PAM_TTY tty3 but no terminal owned (nobody types)" refused presence -I tty=tty3
-case_pam "display item :0, seat0's active session a user's tty session" refused presence -I tty=:0
-session c1 65534 CLASS=greeter TYPE=x11 USER=lightdm
-seat0 c1 65534 "c1 7"
-probe
-check "(setup) sd-login: seat0's active session c1 is a greeter" probe_is seat0.active=c1 its.class=greeter
-case_pam "display item :0, seat0's active session a greeter (the login screen)" offered presence -I tty=:0
-case_pam "a greeter on seat0, but no display item and no terminal" refused presence
-case_pam "a greeter on seat0, PAM_TTY /dev/tty1 and no terminal (GDM on Wayland sets only that)" offered presence -I tty=/dev/tty1
-# The console's name, not its prefix: tty1x is no virtual console, so no greeter's display either.
-case_pam "a greeter on seat0, PAM_TTY /dev/tty1x (not a console) and no terminal" refused presence -I tty=/dev/tty1x
-session 8 0 TYPE=x11 CLASS=user
-seat0 8 0 "c1 7 8"
-user_display 0 8
-probe
-check "(setup) sd-login: uid 0 has display session 8, local active x11 on seat0" probe_is "session=(No data available)" uid0.display=8 seat0.active=8
-tmux_start "$T/run-in" "$T/rs" "$CG"
-tmux_pt "caller's uid (root) at a local active graphical session, its pseudo-terminal owned (GNOME Terminal runs outside the session)" offered '-I tty=$(tty)'
-tm kill-server 2>/dev/null
-case_pam "caller's uid at a local active graphical session, a display item (a screen locker outside the session)" offered presence -I tty=:0
-# Past the session rule, someone must still answer: a daemon or cron job of that uid is refused.
-case_pam "caller's uid at a local active graphical session, but no items and no terminal" refused presence
-session 8 0 TYPE=x11 CLASS=user REMOTE=1 REMOTE_HOST=127.0.0.1
-case_pam "caller's uid at a graphical session that is remote (display item :0)" refused presence -I tty=:0
-session 8 0 TYPE=x11 CLASS=user ACTIVE=0 STATE=online
-seat0 7 "$SU_UID" "c1 7 8"
-case_pam "caller's uid at a graphical session that is not active (display item :0)" refused presence -I tty=:0
-session 8 0 TYPE=tty CLASS=user
-seat0 8 0 "c1 7 8"
-case_pam "caller's uid at a local active session that is not graphical (display item :0)" refused presence -I tty=:0
+# Section 5: the caller outside any session; someone else's (7: $SU_USER's) local active tty
+# session on seat0 unless a case puts another in front.
+outside_someone_in_front() {
+    fresh_logind
+    logind_seat0 7 "$SU_UID" 7
+    logind_session 7 "$SU_UID"
+    outside
+}
+outside_terminals() {
+    outside_someone_in_front
+    probe
+    check "(setup) sd-login: outside any session, seat0 active = 7" probe_is booted=1 "session=(No data available)" seat0.active=7 "uid0.display=(No data available)"
+    tmux_start "$T/run-in" "$T/rs" "$CG"
+    tmux_pt "pseudo-terminal (PAM_TTY its /dev/pts/N), the terminal owned" refused '-I tty=$(tty)'
+    tmux_pt "PAM_TTY tty3 (a text login), the terminal owned" offered -I tty=tty3
+    tmux_pt "PAM_TTY /dev/tty3 (a text login), the terminal owned" offered -I tty=/dev/tty3
+    tmux_pt "PAM_TTY /dev/tty3x (not a console), the terminal owned" refused -I tty=/dev/tty3x
+    on_screen tty1
+    tmux_pt "PAM_TTY tty3, the terminal owned, but VT 1 is on screen (tty0/active: a console login left on VT 3)" \
+        refused -I tty=tty3
+    tmux_pt "PAM_TTY /dev/tty3, the terminal owned, VT 1 on screen" refused -I tty=/dev/tty3
+    tmux_pt "(control) PAM_TTY tty1, the terminal owned, VT 1 on screen" offered -I tty=tty1
+    on_screen tty3
+    tm kill-server 2>/dev/null
+}
+case_ "5. fake logind, the caller outside any session: the terminal it owns" outside_terminals
+
+outside_no_terminal() {
+    outside_someone_in_front
+    case_pam "PAM_TTY tty3 but no terminal owned (nobody types)" refused presence -I tty=tty3
+    case_pam "display item :0, seat0's active session a user's tty session" refused presence -I tty=:0
+}
+case_ "5. ...no terminal, someone's text session in front" outside_no_terminal
+
+greeter_in_front() {  # outside_someone_in_front, then LightDM's greeter c1 in front
+    outside_someone_in_front
+    logind_session c1 65534 CLASS=greeter TYPE=x11 USER=lightdm
+    logind_seat0 c1 65534 "c1 7"
+}
+outside_greeter() {
+    greeter_in_front
+    probe
+    check "(setup) sd-login: seat0's active session c1 is a greeter" probe_is seat0.active=c1 its.class=greeter
+    case_pam "display item :0, seat0's active session a greeter (the login screen)" offered presence -I tty=:0
+    case_pam "a greeter on seat0, but no display item and no terminal" refused presence
+    case_pam "a greeter on seat0, PAM_TTY /dev/tty1 and no terminal (GDM on Wayland sets only that)" offered presence -I tty=/dev/tty1
+    # The console's name, not its prefix: tty1x is no virtual console, so no greeter's display either.
+    case_pam "a greeter on seat0, PAM_TTY /dev/tty1x (not a console) and no terminal" refused presence -I tty=/dev/tty1x
+}
+case_ "5. ...a greeter in front" outside_greeter
+
+root_display_in_front() {  # greeter_in_front, then root's (the caller's uid) x11 session 8 in front
+    greeter_in_front
+    logind_session 8 0 TYPE=x11 CLASS=user
+    logind_seat0 8 0 "c1 7 8"
+    logind_user 0 8 8
+}
+outside_own_display() {
+    root_display_in_front
+    probe
+    check "(setup) sd-login: uid 0 has display session 8, local active x11 on seat0" probe_is "session=(No data available)" uid0.display=8 seat0.active=8
+    tmux_start "$T/run-in" "$T/rs" "$CG"
+    tmux_pt "caller's uid (root) at a local active graphical session, its pseudo-terminal owned (GNOME Terminal runs outside the session)" offered '-I tty=$(tty)'
+    tm kill-server 2>/dev/null
+    case_pam "caller's uid at a local active graphical session, a display item (a screen locker outside the session)" offered presence -I tty=:0
+    # Past the session rule, someone must still answer: a daemon or cron job of that uid is refused.
+    case_pam "caller's uid at a local active graphical session, but no items and no terminal" refused presence
+}
+case_ "5. ...the caller's uid at a local active graphical session" outside_own_display
+
+outside_own_display_not_usable() {
+    root_display_in_front
+    logind_session 8 0 TYPE=x11 CLASS=user REMOTE=1 REMOTE_HOST=127.0.0.1
+    case_pam "caller's uid at a graphical session that is remote (display item :0)" refused presence -I tty=:0
+    logind_session 8 0 TYPE=x11 CLASS=user ACTIVE=0 STATE=online
+    logind_seat0 7 "$SU_UID" "c1 7 8"
+    case_pam "caller's uid at a graphical session that is not active (display item :0)" refused presence -I tty=:0
+    logind_session 8 0 TYPE=tty CLASS=user
+    logind_seat0 8 0 "c1 7 8"
+    case_pam "caller's uid at a local active session that is not graphical (display item :0)" refused presence -I tty=:0
+}
+case_ "5. ...the caller's uid at a session that is remote, not active, or not graphical" outside_own_display_not_usable
 PAM_RUNNER=""
 
 cleanup

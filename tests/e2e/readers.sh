@@ -28,7 +28,7 @@ chmod 0644 "$CONF"
 service solo "auth required $MODULE config=$CONF helper=$HELPER debug"
 service full "auth [success=done default=ignore] $MODULE config=$CONF helper=$HELPER debug" \
              "auth required pam_unix.so nodelay"
-strikes() { sed -n 's/^strikes //p' "$T/state/$TUID" 2>/dev/null || echo 0; }
+# (strikes: tests/e2e/kit/state.sh)
 # B's chip lives in the helper's memory: each prompt puts the finger on it first (INSERT).
 B_MATCH=("INSERT chip-b" "SCAN chip-b")
 B_WRONG=("INSERT chip-stranger" "SCAN chip-stranger")

@@ -105,7 +105,7 @@ start() {  # start [SERVICE]
     tm send-keys -t t "clear; ${IN_NS}env LD_PRELOAD=libpam_wrapper.so PAM_WRAPPER=1 PAM_WRAPPER_SERVICE_DIR=$T/pam.d pamtester -v -I tty=\$(tty) ${1:-slow} $TUSER authenticate; echo \$? > $T/rc" Enter
 }
 finish() { wait_file "$T/rc" 20; OUT=$(screen); }
-strikes() { sed -n 's/^strikes //p' "$T/state/$TUID" 2>/dev/null || echo 0; }
+# (strikes: tests/e2e/kit/state.sh)
 PROMPT="Place your finger on the fingerprint reader"
 HINT="[Enter Password] press Enter, or type your password"
 LOCKED="Too many failed attempts"

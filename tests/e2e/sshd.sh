@@ -264,24 +264,20 @@ syslog_lines() { sed 's/<[0-9]\{1,3\}>/\n&/g' "$T/syslog"; }
 module_says_remote() { syslog_lines | grep -F "pam_touchauth(sshd:auth)" | grep -qi "remote"; }
 status_json() { "$HELPER" status "$TUSER" --json --config "$CONF"; }
 json_has() { status_json | grep -qF -- "$1"; }
-set_state() {  # set_state STRIKES LOCKED_AT PASSWORD_AT BOOT HASH: the state file as root writes it
-    printf 'touchauth-state 1\nstrikes %s\nlocked_at %s\npassword_at %s\npassword_boot_id %s\nprints_hash %s\n' \
-        "$@" > "$STATE/$TUID"; chmod 0600 "$STATE/$TUID"
-}
 # the module's debug line for a recorded password, from the auth phase's authsucc line
 recorded_by_auth() {
     syslog_lines | grep -qF "pam_touchauth(sshd:auth): user $TUSER: password recorded" &&
         ! syslog_lines | grep -F "pam_touchauth(sshd:account)" | grep -q "password recorded"
 }
-field() { sed -n "s/^$1 //p" "$STATE/$TUID"; }
 BOOT=$(cat /proc/sys/kernel/random/boot_id)
-# A fresh password record (issue 3's rules are off anyway): the sensor is the first thing asked.
-fresh_state() { set_state 0 - "$(date +%s)" "$BOOT" -; }
+# (set_state, field: tests/e2e/kit/state.sh.) A case starts from a fresh password record
+# (set_state 0 -: a password now, this boot; issue 3's rules are off anyway): the sensor is the
+# first thing asked.
 
 # password_checks NAME ADDRESS: checks a and b, one address.
 password_checks() {
     local name=$1 addr=$2
-    fresh_state
+    set_state 0 -
     ssh_try "$addr" password "wrong password" touch
     check "$name: a wrong password while the enrolled finger touches is not accepted" \
         not_in_log "Accepted password for $TUSER from $addr"
@@ -300,7 +296,7 @@ echo "# b. password login from ::1"
 password_checks "b. ssh password from ::1" ::1
 
 echo "# c. keyboard-interactive (the PAM conversation)"
-fresh_state
+set_state 0 -
 ssh_try 127.0.0.1 keyboard-interactive "wrong password" touch
 check "c. ssh keyboard-interactive: a wrong password while the enrolled finger touches is not accepted" \
     not_in_log "Accepted keyboard-interactive/pam for $TUSER"
@@ -403,7 +399,7 @@ check "e. keyboard-interactive, locked user: the wrong password fails (attempt 1
 check "e. ...the right password on the last allowed attempt gets in" \
     in_log "Accepted keyboard-interactive/pam for $TUSER from 127.0.0.1"
 check "e. ...the sensor was never armed" never_armed
-fresh_state
+set_state 0 -
 two_tries password "wrong password"$'\n'"wrong again"$'\n'"$TPASS"
 check "e. (control) the limit is real: two wrong passwords end it, the third (right) one is never asked" \
     eval 'in_log "maximum authentication attempts exceeded for $TUSER" && asked_times 2 && not_in_log "Accepted password for $TUSER"'
@@ -441,7 +437,7 @@ fake_first() {  # fake_first CONTROL: the fake module's line, then our stack
     { echo "auth $1 $T/pam_maxtries_once.so $T/maxtries.once"; cat "$T/pam-sshd.ours"; } > "$T/pam-sshd"
     rm -f "$T/maxtries.once"
 }
-fresh_state
+set_state 0 -
 fake_first "[success=done abort=die default=ignore]"
 two_tries password "$WRONG_RIGHT"
 check "e. (control) a PAM_MAXTRIES under our line's control (default=ignore) is swallowed: wrong, then right gets in" \
@@ -455,7 +451,7 @@ two_tries keyboard-interactive "$TPASS"$'\n'"$TPASS"
 check "e. (control) ...by keyboard-interactive too" \
     eval 'test -e "$T/maxtries.once" && not_in_log "Accepted keyboard-interactive/pam for $TUSER"'
 cat "$T/pam-sshd.ours" > "$T/pam-sshd"
-fresh_state
+set_state 0 -
 two_tries password "$WRONG_RIGHT"
 check "e. (our stack back) wrong, then right gets in" in_log "Accepted password for $TUSER from 127.0.0.1"
 

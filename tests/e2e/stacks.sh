@@ -38,7 +38,7 @@ locked() {
         "$LOCKED_AT" "$OLD_PW" > "$STATE/$TUID"
     chmod 0600 "$STATE/$TUID"
 }
-field() { sed -n "s/^$1 //p" "$STATE/$TUID"; }
+# (field: tests/e2e/kit/state.sh)
 still_locked() {  # the state file as `locked` wrote it: nothing recorded, no clock restarted
     [ "$(field strikes)" = 5 ] && [ "$(field locked_at)" = "$LOCKED_AT" ] && [ "$(field password_at)" = "$OLD_PW" ]
 }

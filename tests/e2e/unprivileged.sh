@@ -194,8 +194,7 @@ check "...the attacker's preload library was loaded nowhere" not_preloaded
 tm kill-server 2>/dev/null
 
 echo "# the setuid helper for screen lockers: pamtester as the user, helper= from root's config"
-fresh_state() { rm -f "$T/state/$TUID" "$T/state/$TUID".*; }
-strikes() { sed -n 's/^strikes //p' "$T/state/$TUID" 2>/dev/null || echo 0; }
+# (fresh_state, strikes, set_state: tests/e2e/kit/state.sh)
 locker() {  # locker USER-TO-VERIFY SCANS...: pamtester run by the test user (as a screen locker)
     local who=$1; shift
     rm -f "$SOCK"
@@ -312,11 +311,6 @@ root_direct() {  # root_direct REQUEST-FILE [SCANS...]: as direct, run by root (
     RC=$?
     [ -n "$sender" ] && { kill "$sender" 2>/dev/null; wait "$sender" 2>/dev/null; }
 }
-put_state() {  # put_state STRIKES LOCKED_AT PASSWORD_AT BOOT HASH
-    printf 'touchauth-state 1\nstrikes %s\nlocked_at %s\npassword_at %s\npassword_boot_id %s\nprints_hash %s\n' \
-        "$@" > "$T/state/$TUID"
-    chmod 0600 "$T/state/$TUID"
-}
 ignored() { logged "uid $TUID: module argument $1 ignored (caller is not root)"; }
 NOW=$(date +%s)
 OLD_BOOT=00000000-1111-2222-3333-444444444444
@@ -326,13 +320,13 @@ filter_case() {
     # shellcheck disable=SC2086  # ARGS is a word list
     req "$TUSER" $arg > "$W/u/f.req"
     # shellcheck disable=SC2086  # STATE is five words
-    put_state $state
+    set_state $state
     : > "$T/syslog"
     direct "$W/u/f.req" "$scan"
     check "$arg from the user: $name" eval "$expect"
     check "...$key logged as ignored" ignored "$key"
     # shellcheck disable=SC2086
-    put_state $state
+    set_state $state
     : > "$T/syslog"
     root_direct "$W/u/f.req" "$scan"
     check "(control) $arg from root applies" eval "$control"
@@ -398,7 +392,7 @@ check "a locked user: no success through the setuid helper" lacks "successfully 
 echo "# a screen locker's password and the authsucc line: only root clears a lockout, so nothing is tried"
 # The locker runs PAM as the user: its module must not start the helper in pam-account mode (the
 # setuid helper refuses it, and could not see the stack that made the password succeed anyway).
-put_state 5 1700000000 - - -
+set_state 5 1700000000 - - -
 : > "$T/syslog"
 rm -f "$SOCK"
 printf '%s\n' "$TPASS" | as_user setsid -w timeout 30 env LD_PRELOAD=libpam_wrapper.so PAM_WRAPPER=1 \
