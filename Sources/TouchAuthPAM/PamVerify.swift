@@ -95,7 +95,9 @@ package enum PamVerify {
         // However the attempt ends from here on, the module's audit line gets the strikes.
         defer { send(.strikes(state.strikes)) }
         if let refused = evaluation.admit(&state, prints: store) { return refused }
-        return evaluation.prompt(readers.map { ($0.device, $0.prints) }, request: request, uid: uid, state: &state)
+        // A reader fprintd scans with is not ours to take (FprintdInUse.swift).
+        guard let free = evaluation.notHeldByFprintd(readers) else { return .systemCancel }
+        return evaluation.prompt(free.map { ($0.device, $0.prints) }, request: request, uid: uid, state: &state)
     }
 }
 

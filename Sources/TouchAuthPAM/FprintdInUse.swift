@@ -1,0 +1,21 @@
+// SPDX-License-Identifier: Apache-2.0
+import Fingerprint
+import Glibc
+import TouchAuthCore
+import TouchAuthPlatform
+
+extension Evaluation {
+    /// The readers fprintd is not scanning with (Readers.heldByFprintd), asked before the prompt
+    /// arms. None left: the in-use line and nil, the password at once; nothing was charged.
+    func notHeldByFprintd(_ readers: [Readers.Reader]) -> [Readers.Reader]? {
+        let held = Readers.heldByFprintd(readers.map(\.device.name), Readers.askFprintd())
+        let free = zip(readers, held).filter { !$0.1 }.map(\.0)
+        for (reader, isHeld) in zip(readers, held) where isHeld {
+            debug("\(Sensor.label(reader.device)): fprintd scans with it; left out")
+        }
+        guard free.isEmpty else { return free }
+        Syslog.log(LOG_NOTICE, "\(user): the fingerprint reader is in use by fprintd; the password")
+        send(Message.readerInUse.replyLine)
+        return nil
+    }
+}

@@ -1,0 +1,28 @@
+// SPDX-License-Identifier: Apache-2.0
+import Fingerprint
+import Glibc
+import TouchAuthCore
+
+/// Our readers that fprintd scans with now (docs/decisions/0033-a-reader-fprintd-holds.md): a
+/// prompt leaves them out, `touchauth enroll` refuses them. What fprintd says can only take a
+/// reader away, never give one.
+extension Readers {
+    /// At most this long a prompt or an enrolment waits for the system bus and fprintd, in all.
+    package static let fprintdMilliseconds = 500
+
+    /// fprintd's readers, from the system bus's fixed path; a bus or a fprintd that does not
+    /// answer in time is logged and counts as "nothing known".
+    package static func askFprintd() -> Fprintd.Answer {
+        let answer = Fprintd.ask(milliseconds: fprintdMilliseconds)
+        if case .noAnswer(let why) = answer { Syslog.log(LOG_NOTICE, "fprintd did not answer: \(why)") }
+        return answer
+    }
+
+    /// For each of our readers (libfprint's names, as `Device.name`), whether fprintd scans with
+    /// one of that name: a verification or an enrolment waits for a finger, or has one. Two
+    /// readers of one model are told apart by neither side: both count (the safe side).
+    package static func heldByFprintd(_ names: [String], _ answer: Fprintd.Answer) -> [Bool] {
+        guard case .readers(let theirs) = answer else { return names.map { _ in false } }
+        return names.map { name in theirs.contains { $0.name == name && $0.scanning } }
+    }
+}
