@@ -75,8 +75,9 @@ public enum Fprintd {
     static func reader(_ reply: OpaquePointer) -> Reader? {
         let properties = g_variant_get_child_value(reply, 0)!
         defer { g_variant_unref(properties) }
+        // A GVariantType is the type string itself: it must live through the call.
         func value(_ key: String, _ type: String) -> OpaquePointer? {
-            g_variant_lookup_value(properties, key, g_variant_type_checked_(type))
+            type.withCString { g_variant_lookup_value(properties, key, g_variant_type_checked_($0)) }
         }
         func flag(_ key: String) -> Bool {
             guard let found = value(key, "b") else { return false }
@@ -124,9 +125,11 @@ public enum Fprintd {
             var children: [OpaquePointer?] = strings.map { g_variant_new_string($0) }
             let parameters = children.withUnsafeMutableBufferPointer { g_variant_new_tuple($0.baseAddress, gsize($0.count)) }
             var error: UnsafeMutablePointer<GError>?
-            let reply = g_dbus_connection_call_sync(
-                connection, destination, path, interface, method, parameters, g_variant_type_checked_(type),
-                G_DBUS_CALL_FLAGS_NO_AUTO_START, timeout, nil, &error)
+            let reply = type.withCString { replyType in
+                g_dbus_connection_call_sync(
+                    connection, destination, path, interface, method, parameters, g_variant_type_checked_(replyType),
+                    G_DBUS_CALL_FLAGS_NO_AUTO_START, timeout, nil, &error)
+            }
             if let error {
                 failure = error.pointee.message.map { String(cString: $0) } ?? "unknown error"
                 g_error_free(error)

@@ -46,11 +46,58 @@ write_config "$T/touchauth.conf" "state_dir=$T/state" "lockout_threshold=1000" "
 C="$T/touchauth.conf"
 P="$T/prints/$TUSER/virtual_device/0"
 
+echo "# before fprintd: a system bus that never answers, one where fprintd is only activatable"
+# The helper asks fprintd at the system bus's path: here a tmpfs over /run/dbus in the sandbox's
+# mount namespace, where these stand-ins listen in turn, then the private bus.
+run_dbus_dir
+mount -t tmpfs -o mode=0755,size=1m touchauth-fprintd /run/dbus
+enroll "$TUSER" right-little-finger ta-rl
+check "(setup) touchauth enroll with no bus at all" test -f "$P/a"
+write_config "$T/bound.conf" "state_dir=$T/state" "lockout_threshold=1000" "password_after_boot=no" \
+    "password_max_age=0" "password_after_enroll_change=no" "timeout=5"
+service bound "auth [success=done default=ignore] $MODULE config=$T/bound.conf helper=$HELPER" "auth required pam_unix.so nodelay"
+/usr/bin/python3 -c '
+import socket, sys
+s = socket.socket(socket.AF_UNIX); s.bind(sys.argv[1]); s.listen(8)
+held = []
+while True: held.append(s.accept()[0])  # never a byte back' /run/dbus/system_bus_socket 2>/dev/null & SILENT=$!
+for _ in $(seq 100); do [ -S /run/dbus/system_bus_socket ] && break; sleep 0.05; done
+pam bound "$TUSER" "" "SCAN ta-rl"
+check "a system bus that never answers: the prompt goes on after the probe's bound and grants with the finger" \
+    eval 'succeeded && no_password_prompt'
+kill $SILENT; wait $SILENT 2>/dev/null; rm -f /run/dbus/system_bus_socket
+mkdir "$T/services"
+printf '#!/bin/sh\necho started >> %s/activated\n' "$T" > "$T/fake-fprintd"; chmod 0755 "$T/fake-fprintd"
+printf '[D-BUS Service]\nName=net.reactivated.Fprint\nExec=%s/fake-fprintd\n' "$T" > "$T/services/net.reactivated.Fprint.service"
+# A bus that starts services itself (no <type>system</type>: no setuid launch helper), with a
+# service file for fprintd's name whose program only says it ran; the policy is private_bus's.
+cat > "$T/activating.conf" <<CONF
+<!DOCTYPE busconfig PUBLIC "-//freedesktop//DTD D-BUS Bus Configuration 1.0//EN"
+ "http://www.freedesktop.org/standards/dbus/1.0/busconfig.dtd">
+<busconfig>
+  <listen>unix:path=/run/dbus/system_bus_socket</listen>
+  <servicedir>$T/services</servicedir>
+  <auth>EXTERNAL</auth>
+  <policy context="default">
+    <allow user="*"/> <allow own="*"/>
+    <allow send_type="method_call"/> <allow send_type="signal"/>
+    <allow send_type="method_return"/> <allow send_type="error"/>
+    <allow receive_type="method_call"/> <allow receive_type="signal"/>
+    <allow receive_type="method_return"/> <allow receive_type="error"/>
+  </policy>
+</busconfig>
+CONF
+dbus-daemon --config-file="$T/activating.conf" --nofork > "$T/activating.log" 2>&1 & ABUS=$!
+for _ in $(seq 100); do [ -S /run/dbus/system_bus_socket ] && break; sleep 0.05; done
+pam bound "$TUSER" "" "SCAN ta-rl"
+check "a bus where fprintd is activatable but not running: the prompt grants with the finger" \
+    eval 'succeeded && no_password_prompt'
+check "...and never started fprintd (its service file's program did not run)" test ! -e "$T/activated"
+kill $ABUS; wait $ABUS 2>/dev/null; rm -f /run/dbus/system_bus_socket
+
 echo "# a private system bus, polkit (dbusmock), fprintd"
 FPSOCK="$T/fprintd-vdev.sock"   # fprintd's virtual sensor; the helper's is $SOCK
 source "$E2E/private_bus.sh"
-run_dbus_dir
-mount -t tmpfs -o mode=0755,size=1m touchauth-fprintd /run/dbus
 private_bus "$T" "touchauth-e2e-$$" unix:path=/run/dbus/system_bus_socket
 export DBUS_SYSTEM_BUS_ADDRESS=$BUS
 /usr/bin/python3 -m dbusmock --system --template polkitd > "$T/polkit.log" 2>&1 &
