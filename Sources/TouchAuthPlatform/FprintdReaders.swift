@@ -10,9 +10,16 @@ extension Readers {
     /// At most this long a prompt or an enrolment waits for the system bus and fprintd, in all.
     package static let fprintdMilliseconds = 500
 
+    /// The system bus's policies that let fprintd own its name (its package installs one): with
+    /// neither file, fprintd cannot be on the system bus, and the bus is not asked.
+    package static let fprintdPolicies = [
+        "/usr/share/dbus-1/system.d/net.reactivated.Fprint.conf", "/etc/dbus-1/system.d/net.reactivated.Fprint.conf",
+    ]
+
     /// fprintd's readers, from the system bus's fixed path; a bus or a fprintd that does not
     /// answer in time is logged and counts as "nothing known".
     package static func askFprintd() -> Fprintd.Answer {
+        guard fprintdPolicies.contains(where: { access($0, F_OK) == 0 }) else { return .notRunning }
         let answer = Fprintd.ask(milliseconds: fprintdMilliseconds)
         if case .noAnswer(let why) = answer { Syslog.log(LOG_NOTICE, "fprintd did not answer: \(why)") }
         return answer

@@ -16,6 +16,7 @@
 source "$(dirname "$0")/lib.sh"
 PIDS=()
 cleanup() {
+    [ -z "${SYSLOG_PID:-}" ] || syslog_stop
     for pid in "${PIDS[@]}"; do kill "$pid" 2>/dev/null; done
     for pid in "${PIDS[@]}"; do wait "$pid" 2>/dev/null; done
     rm -rf "$T"
@@ -41,6 +42,9 @@ check "/etc/pam.d unchanged by the packages" test "$OUT" = "$PAMD_BEFORE"
 
 make_user "$TUSER" "$TPASS"
 mkdir -m 0700 "$T/prints"
+syslog_start  # the helper's log: what fprintd answered, and how long asking it took
+# asked_fprintd: the helper's last "fprintd asked in N us: ..." line, for the output
+asked_fprintd() { logged "fprintd asked in" && echo "#   helper: $(grep -ao 'fprintd asked in [^<]*' "$T/syslog" | tail -n 1)"; : > "$T/syslog"; }
 write_config "$T/touchauth.conf" "state_dir=$T/state" "lockout_threshold=1000" "password_after_boot=no" \
     "password_max_age=0" "password_after_enroll_change=no"
 C="$T/touchauth.conf"
@@ -54,17 +58,20 @@ mount -t tmpfs -o mode=0755,size=1m touchauth-fprintd /run/dbus
 enroll "$TUSER" right-little-finger ta-rl
 check "(setup) touchauth enroll with no bus at all" test -f "$P/a"
 write_config "$T/bound.conf" "state_dir=$T/state" "lockout_threshold=1000" "password_after_boot=no" \
-    "password_max_age=0" "password_after_enroll_change=no" "timeout=5"
+    "password_max_age=0" "password_after_enroll_change=no" "timeout=5" "debug=yes"
 service bound "auth [success=done default=ignore] $MODULE config=$T/bound.conf helper=$HELPER" "auth required pam_unix.so nodelay"
 /usr/bin/python3 -c '
 import socket, sys
 s = socket.socket(socket.AF_UNIX); s.bind(sys.argv[1]); s.listen(8)
 held = []
 while True: held.append(s.accept()[0])  # never a byte back' /run/dbus/system_bus_socket 2>/dev/null & SILENT=$!
+PIDS+=($SILENT)
 for _ in $(seq 100); do [ -S /run/dbus/system_bus_socket ] && break; sleep 0.05; done
 pam bound "$TUSER" "" "SCAN ta-rl"
 check "a system bus that never answers: the prompt goes on after the probe's bound and grants with the finger" \
     eval 'succeeded && no_password_prompt'
+check "...the helper logged that fprintd did not answer" logged "fprintd did not answer"
+asked_fprintd
 kill $SILENT; wait $SILENT 2>/dev/null; rm -f /run/dbus/system_bus_socket
 mkdir "$T/services"
 printf '#!/bin/sh\necho started >> %s/activated\n' "$T" > "$T/fake-fprintd"; chmod 0755 "$T/fake-fprintd"
@@ -88,11 +95,13 @@ cat > "$T/activating.conf" <<CONF
 </busconfig>
 CONF
 dbus-daemon --config-file="$T/activating.conf" --nofork > "$T/activating.log" 2>&1 & ABUS=$!
+PIDS+=($ABUS)
 for _ in $(seq 100); do [ -S /run/dbus/system_bus_socket ] && break; sleep 0.05; done
 pam bound "$TUSER" "" "SCAN ta-rl"
 check "a bus where fprintd is activatable but not running: the prompt grants with the finger" \
     eval 'succeeded && no_password_prompt'
 check "...and never started fprintd (its service file's program did not run)" test ! -e "$T/activated"
+asked_fprintd
 kill $ABUS; wait $ABUS 2>/dev/null; rm -f /run/dbus/system_bus_socket
 
 echo "# a private system bus, polkit (dbusmock), fprintd"
@@ -152,6 +161,7 @@ sys.exit(0 if d.Get('net.reactivated.Fprint.Device','finger-needed',dbus_interfa
 socket_seen() { stat -c '%i %a' "$FPSOCK" 2>/dev/null; }  # fprintd's listener: its inode, mode 755
 rm -f "$FPSOCK"
 stdbuf -o0 timeout 60 fprintd-enroll -f left-middle-finger "$TUSER" > "$T/fe.out" 2>&1 & FE=$!
+PIDS+=($FE)  # (stopped at the end if a failed check left it waiting)
 for _ in $(seq 200); do finger_needed && break; sleep 0.05; done
 check "(setup) fprintd-enroll waits for a finger (finger-needed)" finger_needed
 SOCKET_BEFORE=$(socket_seen)
@@ -163,10 +173,13 @@ check "...the finger never asked for" lacks "Place your"
 check "...no strike on disk (strikes ${STRIKES_BEFORE:-none} before and after)" test "$(strikes_on_disk)" = "$STRIKES_BEFORE"
 check "...the sensor never opened by us: fprintd's socket as it was (inode, mode 755)" \
     eval 'test "$(socket_seen)" = "$SOCKET_BEFORE" && test "${SOCKET_BEFORE#* }" = 755'
+check "...the helper logged the reader left out" logged "virtual_device/0: fprintd scans with it; left out"
+asked_fprintd
 
 echo "# touchauth enroll while fprintd enrolls: one line, exit 1, nothing changed"
 PRINTS_BEFORE=$(cd "$T/prints" && find . -type f | sort | xargs md5sum)
-OUT=$("$HELPER" enroll --user "$TUSER" --finger left-ring-finger --config "$C2" 2>&1); RC=$?
+# (timeout: an enroll that took the reader would wait for scans that never come)
+OUT=$(timeout 20 "$HELPER" enroll --user "$TUSER" --finger left-ring-finger --config "$C2" 2>&1); RC=$?
 check "touchauth enroll: one line, 'in use by fprintd', exit 1" \
     eval '[ $RC -eq 1 ] && [ "$(wc -l <<<"$OUT")" = 1 ] && has "Virtual device for debugging is in use by fprintd"'
 OUT=$(cd "$T/prints" && find . -type f | sort | xargs md5sum)
@@ -179,6 +192,7 @@ check "...and the reader stayed fprintd's: its enrollment completes" has "enroll
 
 echo "# fprintd-verify waiting for a finger: the same"
 stdbuf -o0 -e0 timeout 60 fprintd-verify -f right-index-finger "$TUSER" > "$T/fvi.out" 2>&1 & FV=$!
+PIDS+=($FV)
 for _ in $(seq 200); do grep -q "Verify started" "$T/fvi.out" && finger_needed && break; sleep 0.05; done
 check "(setup) fprintd-verify waits for a finger" finger_needed
 SOCKET_BEFORE=$(socket_seen)
@@ -199,6 +213,7 @@ check "(setup) fprintd waits for no finger now" eval '! finger_needed'
 SOCK=$FPSOCK pam inuse "$TUSER" "" "SCAN fp-lm"
 check "fprintd idle: our prompt on fprintd's sensor grants with the finger" \
     eval 'succeeded && no_password_prompt && lacks "in use"'
+asked_fprintd
 
 echo "# what fprintd opens: GetDefaultDevice (GNOME asks it) does not open the reader, Claim does"
 # fprintd's virtual reader makes its socket when it is opened (as ours does): none before.
