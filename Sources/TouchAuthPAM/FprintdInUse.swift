@@ -5,13 +5,14 @@ import TouchAuthCore
 import TouchAuthPlatform
 
 extension Evaluation {
-    /// The readers fprintd is not scanning with (Readers.heldByFprintd), asked before the prompt
-    /// arms. None left: the in-use line and nil, the password at once; nothing was charged.
-    func notHeldByFprintd(_ readers: [Readers.Reader]) -> [Readers.Reader]? {
+    /// The readers fprintd is not scanning with (Readers.heldByFprintd), its answer waited for
+    /// before the prompt arms. None left: the in-use line and nil, the password at once; nothing
+    /// was charged.
+    func notHeldByFprintd(_ readers: [Readers.Reader], _ fprintd: FprintdQuestion) -> [Readers.Reader]? {
         let asked = Evaluation.monotonicMicroseconds()
-        let answer = Readers.askFprintd()
+        let answer = fprintd.answer()
         if config.debug {
-            debug("fprintd asked in \(Evaluation.monotonicMicroseconds() - asked) us: \(Evaluation.describe(answer))")
+            debug("fprintd answered (waited \(Evaluation.monotonicMicroseconds() - asked) us): \(Evaluation.describe(answer))")
         }
         let held = Readers.heldByFprintd(readers.map(\.device.name), answer)
         let free = zip(readers, held).filter { !$0.1 }.map(\.0)

@@ -33,3 +33,36 @@ extension Readers {
         return names.map { name in theirs.contains { $0.name == name && $0.scanning } }
     }
 }
+
+/// The question to fprintd (Readers.askFprintd), asked on a thread of its own while the prompt
+/// enumerates its readers and applies its rules, so its round trips cost the prompt nothing
+/// where they take less than those (bench/README.md). The thread uses a main context of its own
+/// (Fprintd.ask), never the default one libfprint iterates; it starts after the environment is
+/// set (setenv is not safe beside a thread), and after Termination blocked SIGTERM (inherited).
+package final class FprintdQuestion: @unchecked Sendable {
+    private var thread = pthread_t()
+    private var running = false
+    private var result: Fprintd.Answer = .notRunning
+
+    package init() {
+        let me = Unmanaged.passRetained(self).toOpaque()
+        running = pthread_create(&thread, nil, { raw in
+            let question = Unmanaged<FprintdQuestion>.fromOpaque(raw!).takeRetainedValue()
+            question.result = Readers.askFprintd()
+            return nil
+        }, me) == 0
+        if !running {
+            Unmanaged<FprintdQuestion>.fromOpaque(me).release()
+            result = Readers.askFprintd()
+        }
+    }
+
+    /// fprintd's answer, once the thread has it (pthread_join: within Readers.fprintdMilliseconds).
+    package func answer() -> Fprintd.Answer {
+        if running {
+            pthread_join(thread, nil)
+            running = false
+        }
+        return result
+    }
+}

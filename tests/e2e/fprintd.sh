@@ -43,8 +43,8 @@ check "/etc/pam.d unchanged by the packages" test "$OUT" = "$PAMD_BEFORE"
 make_user "$TUSER" "$TPASS"
 mkdir -m 0700 "$T/prints"
 syslog_start  # the helper's log: what fprintd answered, and how long asking it took
-# asked_fprintd: the helper's last "fprintd asked in N us: ..." line, for the output
-asked_fprintd() { logged "fprintd asked in" && echo "#   helper: $(grep -ao 'fprintd asked in [^<]*' "$T/syslog" | tail -n 1)"; : > "$T/syslog"; }
+# asked_fprintd: the helper's last "fprintd answered (waited N us): ..." line, for the output
+asked_fprintd() { logged "fprintd answered" && echo "#   helper: $(grep -ao 'fprintd answered [^<]*' "$T/syslog" | tail -n 1)"; : > "$T/syslog"; }
 write_config "$T/touchauth.conf" "state_dir=$T/state" "lockout_threshold=1000" "password_after_boot=no" \
     "password_max_age=0" "password_after_enroll_change=no"
 C="$T/touchauth.conf"
