@@ -8,7 +8,8 @@ import CFprint
 /// make a prompt refuse: no answer is "nothing known".
 public enum Fprintd {
     /// The system bus, where dbus-daemon and dbus-broker listen on every distribution we ship to.
-    public static let systemBus = "unix:path=/run/dbus/system_bus_socket"
+    public static let systemBusPath = "/run/dbus/system_bus_socket"
+    public static let systemBus = "unix:path=" + systemBusPath
     static let name = "net.reactivated.Fprint"
 
     /// One of fprintd's readers (`net.reactivated.Fprint.Device`'s properties).

@@ -16,10 +16,16 @@ extension Readers {
         "/usr/share/dbus-1/system.d/net.reactivated.Fprint.conf", "/etc/dbus-1/system.d/net.reactivated.Fprint.conf",
     ]
 
+    /// Whether fprintd can be on the system bus at all: its policy installed, the bus's socket
+    /// there (Fprintd.systemBus). A few `access` calls; no: nothing more is done.
+    package static var fprintdMayRun: Bool {
+        fprintdPolicies.contains(where: { access($0, F_OK) == 0 }) && access(Fprintd.systemBusPath, F_OK) == 0
+    }
+
     /// fprintd's readers, from the system bus's fixed path; a bus or a fprintd that does not
     /// answer in time is logged and counts as "nothing known".
     package static func askFprintd() -> Fprintd.Answer {
-        guard fprintdPolicies.contains(where: { access($0, F_OK) == 0 }) else { return .notRunning }
+        guard fprintdMayRun else { return .notRunning }
         let answer = Fprintd.ask(milliseconds: fprintdMilliseconds)
         if case .noAnswer(let why) = answer { Syslog.log(LOG_NOTICE, "fprintd did not answer: \(why)") }
         return answer
@@ -45,6 +51,7 @@ package final class FprintdQuestion: @unchecked Sendable {
     private var result: Fprintd.Answer = .notRunning
 
     package init() {
+        guard Readers.fprintdMayRun else { return }  // .notRunning, no thread
         let me = Unmanaged.passRetained(self).toOpaque()
         running = pthread_create(&thread, nil, { raw in
             let question = Unmanaged<FprintdQuestion>.fromOpaque(raw!).takeRetainedValue()
