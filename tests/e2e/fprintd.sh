@@ -43,6 +43,7 @@ check "/etc/pam.d unchanged by the packages" test "$OUT" = "$PAMD_BEFORE"
 make_user "$TUSER" "$TPASS"
 mkdir -m 0700 "$T/prints"
 syslog_start  # the helper's log: what fprintd answered, and how long asking it took
+PAM_RUNNER=in_syslog_ns  # (where another run serves /dev/log, ours is bound over it for the prompt)
 # asked_fprintd: the helper's last "fprintd answered (waited N us): ..." line, for the output
 asked_fprintd() { logged "fprintd answered" && echo "#   helper: $(grep -ao 'fprintd answered [^<]*' "$T/syslog" | tail -n 1)"; : > "$T/syslog"; }
 write_config "$T/touchauth.conf" "state_dir=$T/state" "lockout_threshold=1000" "password_after_boot=no" \
