@@ -83,6 +83,7 @@ MUTATION_MAP=(
     "Sources/TouchAuthPlatform/FprintdReaders.swift|swift fprintd"
     "Sources/TouchAuthPAM/FprintdInUse.swift|fprintd core"
     "Sources/TouchAuthCommands/Enroll.swift|swift cli lockout fprintd"
+    "Sources/TouchAuthCommands/Doctor.swift|swift cli lockout fprintd"
     "Sources/TouchAuthPAM/PamVerify.swift|swift core readers stacks terminal security unprivileged slow-disk lockout overlap"
     "Sources/TouchAuthCore/*|swift core terminal slow-disk lockout"
     "Sources/TouchAuthPlatform/StrikeStore.swift|swift core slow-disk lockout security unprivileged"

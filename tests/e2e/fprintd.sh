@@ -186,6 +186,9 @@ check "touchauth enroll: one line, 'in use by fprintd', exit 1" \
 OUT=$(cd "$T/prints" && find . -type f | sort | xargs md5sum)
 check "...the prints unchanged" test "$OUT" = "$PRINTS_BEFORE"
 check "...fprintd's socket as it was" test "$(socket_seen)" = "$SOCKET_BEFORE"
+OUT=$("$HELPER" doctor --user "$TUSER" --config "$C2" 2>&1)
+check "touchauth doctor meanwhile: the reader is in use by fprintd, a prompt leaves it out" \
+    has "virtual_device/0: in use by fprintd now (an enrollment or a verification): a prompt leaves it out"
 python3 "$E2E/vsensor.py" "$FPSOCK" "SCAN fp-lm" "SCAN fp-lm" "SCAN fp-lm" "SCAN fp-lm" "SCAN fp-lm" > /dev/null 2>&1
 wait $FE
 OUT=$(cat "$T/fe.out")
@@ -214,6 +217,8 @@ check "(setup) fprintd waits for no finger now" eval '! finger_needed'
 SOCK=$FPSOCK pam inuse "$TUSER" "" "SCAN fp-lm"
 check "fprintd idle: our prompt on fprintd's sensor grants with the finger" \
     eval 'succeeded && no_password_prompt && lacks "in use"'
+OUT=$("$HELPER" doctor --user "$TUSER" --config "$C2" 2>&1)
+check "...and doctor says nothing of fprintd's use" eval 'has "virtual_device/0" && lacks "in use by fprintd"'
 asked_fprintd
 
 echo "# what fprintd opens: GetDefaultDevice (GNOME asks it) does not open the reader, Claim does"
