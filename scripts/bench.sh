@@ -1,7 +1,10 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: Apache-2.0
 # What users feel, side by side with the baselines (issue 8). Prints one table; asserts nothing.
-#   scripts/bench.sh [--with-fprintd] [--rounds N] [--runs N] [--no-cold] [--no-build]
+#   scripts/bench.sh [--with-fprintd] [--system-bus] [--rounds N] [--runs N] [--no-cold] [--no-build]
+# --system-bus: in a mount namespace of its own, a private bus at the system bus's path
+# (/run/dbus/system_bus_socket, a tmpfs over /run/dbus), which the helper asks about fprintd
+# (decision 0033); with --with-fprintd, fprintd runs on it. Without it, /run/dbus is the host's.
 # BENCH_HELPER=... BENCH_MODULE=... bench another build (e.g. a patched copy) instead of the tree's.
 # As root on Debian 12, from the checkout: installs what it needs with apt-get, builds if the
 # build is missing or older than the sources, then works in a private temp dir (virtual sensor
@@ -18,10 +21,12 @@
 #   median, and each ratio is median / median of a baseline measured in the same run.
 source "$(dirname "$0")/lib.sh"
 
-WITH_FPRINTD=0 ROUNDS=10 RUNS=40 COLD=1 BUILD=1
+WITH_FPRINTD=0 ROUNDS=10 RUNS=40 COLD=1 BUILD=1 SYSTEM_BUS=0
+ARGS=("$@")
 while [ $# -gt 0 ]; do
     case $1 in
         --with-fprintd) WITH_FPRINTD=1 ;;
+        --system-bus) SYSTEM_BUS=1 ;;
         --rounds) ROUNDS=$2; shift ;;
         --runs) RUNS=$2; shift ;;
         --no-cold) COLD=0 ;;
@@ -32,6 +37,9 @@ while [ $# -gt 0 ]; do
     shift
 done
 [ "$(id -u)" -eq 0 ] || { echo "bench.sh: run as root (it makes test users and a private sensor)" >&2; exit 1; }
+if [ $SYSTEM_BUS -eq 1 ] && [ "${TOUCHAUTH_BENCH_NS:-}" != 1 ]; then
+    exec unshare -m --propagation private env TOUCHAUTH_BENCH_NS=1 bash "$0" "${ARGS[@]}"
+fi
 BENCH_START=$(date +%s)
 
 ensure_packages $BUILD_PACKAGES pamtester libpam-wrapper libpam-modules time python3 binutils
@@ -53,6 +61,15 @@ cleanup() {
 }
 trap cleanup EXIT
 trap 'exit 130' INT TERM
+SYSTEM_BUS_MSG="the host's /run/dbus ($([ -S /run/dbus/system_bus_socket ] && echo "a bus listens there" || echo "no bus socket"))"
+if [ $SYSTEM_BUS -eq 1 ]; then
+    source "$ROOT/tests/e2e/private_bus.sh"
+    [ -d /run/dbus ] || mkdir -m 0755 /run/dbus
+    mount -t tmpfs -o mode=0755,size=1m touchauth-bench /run/dbus
+    private_bus "$T" "touchauth-bench-$$" unix:path=/run/dbus/system_bus_socket \
+        || { echo "bench.sh: dbus-daemon did not start: $(head -c 200 "$T/bus.log")" >&2; exit 1; }
+    SYSTEM_BUS_MSG="a private bus at /run/dbus/system_bus_socket"
+fi
 
 # Build when missing or older than its sources (--no-build: take the build as it is).
 stale() {  # stale TARGET DIR...: TARGET missing, or a source in DIR newer
@@ -257,7 +274,7 @@ start_fprintd() {
     PAM_FPRINTD=$(find "$F/root" -name pam_fprintd.so | head -n 1)
     [ -n "$PAM_FPRINTD" ] || { FPRINTD_MSG="no pam_fprintd.so in $deb"; return 1; }
     source "$ROOT/tests/e2e/private_bus.sh"
-    private_bus "$F" "touchauth-bench-$$" || true
+    [ $SYSTEM_BUS -eq 1 ] || private_bus "$F" "touchauth-bench-$$" || true
     [ -n "$BUS" ] || { FPRINTD_MSG="dbus-daemon did not start: $(head -c 200 "$F/bus.log")"; return 1; }
     DBUS_SYSTEM_BUS_ADDRESS=$BUS /usr/lib/polkit-1/polkitd --no-debug > "$F/polkit.log" 2>&1 &
     PIDS+=($!)
@@ -401,6 +418,7 @@ echo
 if [ -n "${BENCH_HELPER:-}${BENCH_MODULE:-}" ]; then what="helper ${BENCH_HELPER:-$HELPER_BIN}, module ${BENCH_MODULE:-$MODULE_SO}"
 else what="build of $(git -C "$ROOT" rev-parse --short HEAD 2>/dev/null)$(git -C "$ROOT" diff --quiet HEAD -- Sources pam 2>/dev/null || echo ' + uncommitted changes')"; fi
 echo "touchauth bench: $(date -u +%Y-%m-%dT%H:%MZ), $(nproc) cores, $(uname -r), $what, $ROUNDS rounds x $RUNS runs"
+echo "system bus: $SYSTEM_BUS_MSG; fprintd $([ "$FPRINTD_MSG" = ok ] && echo "running on $([ $SYSTEM_BUS -eq 1 ] && echo it || echo "a private bus the helper does not ask")" || echo "not running")"
 "$PY" "$ROOT/bench/table.py" "$S" "$T/raw"
 for n in "${NOTES[@]}"; do echo "note: $n"; done
 for c in "${FAILED_CASES[@]}"; do echo "FAILED case $c: $(head -c 300 "$T/err.$c")"; done

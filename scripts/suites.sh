@@ -48,7 +48,7 @@ suites() {
     $f sshd checks 23 "e2e: network logins through real sshd on loopback (password, keyboard-interactive, key after a failed password, MaxAuthTries)" tests/e2e/sshd.sh
     $f cli checks 17 "e2e: the touchauth command (enroll, list, delete, verify, enable/disable, doctor and its summary line; match-on-chip; --version everywhere; translated output; completions)" tests/e2e/cli.sh
     $f demo checks 30 "e2e: scripts/demo.sh tells the story its headings say (each step's outcome)" tests/e2e/demo.sh
-    $f fprintd checks 60 "e2e: fprintd interop both ways (real fprintd, private bus, dbusmock polkit)" tests/e2e/fprintd.sh
+    $f fprintd checks 60 "e2e: fprintd interop both ways (real fprintd, private bus at the system bus's path, dbusmock polkit); fprintd scanning: our prompt says in use, the password at once; touchauth enroll refuses; a silent bus, an activatable fprintd" tests/e2e/fprintd.sh
     $f install checks 110 "e2e: install, pam-auth-update, real /etc/pam.d, translations, man, uninstall, the .deb built by dpkg-buildpackage" tests/e2e/install.sh
     $f debian13 counted 450 "e2e: Debian 13 (trixie roots, mmdebstrap): the .deb built with Debian's swiftlang, lintian; real sudo, su, sshd, lockout, pam-auth-update, purge there; the lockers, real-USB and KDE Plasma 6 suites" tests/e2e/debian13.sh
 }
@@ -81,6 +81,11 @@ MUTATION_MAP=(
     "Sources/TouchAuthPlatform/Readers.swift|readers usb terminal"
     "Sources/CFprint/shim.h|usb core readers"
     "Sources/Fingerprint/ScanRace.swift|readers"
+    "Sources/Fingerprint/Fprintd.swift|swift fprintd"
+    "Sources/TouchAuthPlatform/FprintdReaders.swift|swift fprintd"
+    "Sources/TouchAuthPAM/FprintdInUse.swift|fprintd core"
+    "Sources/TouchAuthCommands/Enroll.swift|swift cli lockout fprintd"
+    "Sources/TouchAuthCommands/Doctor.swift|swift cli lockout fprintd"
     "Sources/TouchAuthPAM/PamVerify.swift|swift core readers stacks terminal security unprivileged slow-disk lockout overlap"
     "Sources/TouchAuthCore/*|swift core terminal slow-disk lockout"
     "Sources/TouchAuthPlatform/StrikeStore.swift|swift core slow-disk lockout security unprivileged"

@@ -94,6 +94,10 @@ enum Doctor {
         let atHand = ReadersAtHand.survey(config, user: user, devices: devices)
         note(.ok, "readers", ReadersAtHand.lidLine(atHand.lidClosed))
         for reader in atHand.readers { note(.ok, "readers", reader.text) }
+        // fprintd scanning with one of them now: a prompt leaves it out (FprintdReaders.swift).
+        for (device, held) in zip(devices, Readers.heldByFprintd(devices.map(\.name), Readers.askFprintd())) where held {
+            note(.ok, "readers", tr("\(Sensor.label(device)): in use by fprintd now (an enrollment or a verification): a prompt leaves it out"))
+        }
         let store = PrintStore(root: config.printDir)
         let entries = ListPrints.check(
             store.enrolled(user: user).map { ListPrints.Entry(user: user, finger: $0.2, driver: $0.0, deviceID: $0.1) }, config: config)

@@ -28,6 +28,10 @@ enum Enroll {
                 throw .failed(tr("enroll: \(finger.name) is already enrolled for \(user) (use --replace)"))
             }
         }
+        // fprintd scanning with it (another enrolment, a verification): not taken from it.
+        if Readers.heldByFprintd([device.name], Readers.askFprintd()) == [true] {
+            throw .unavailable(tr("enroll: \(device.name) is in use by fprintd (an enrollment or a verification); nothing was changed, try again when it is done"))
+        }
         let cancellable = Cancellable()
         cancellable.cancelOnInterrupt()
         do {

@@ -26,6 +26,8 @@ public enum Message: Equatable, Sendable {
     case otherWasWaiting(line: String, place: String, seconds: Int)
     /// This armed prompt was ended by another that asked while it waited `seconds`.
     case otherAsked(line: String, place: String, seconds: Int)
+    /// fprintd scans with every reader this prompt would arm (an enrolment, a verification).
+    case readerInUse
 
     /// Error lines go out as PAM_ERROR_MSG, the rest as PAM_TEXT_INFO.
     public var isError: Bool {
@@ -83,6 +85,7 @@ public enum Message: Equatable, Sendable {
             "Another request was waiting for your finger: \(line) (\(place), \(seconds) s). Use your password."
         case .otherAsked(let line, let place, let seconds):
             "Another request asked for your finger after this one waited \(seconds) s: \(line) (\(place)). Use your password."
+        case .readerInUse: "The fingerprint reader is in use by another program (fprintd). Use your password."
         }
     }
 

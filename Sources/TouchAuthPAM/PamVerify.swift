@@ -60,6 +60,8 @@ package enum PamVerify {
         // Before libfprint and GLib start threads of their own (they inherit the blocked SIGTERM).
         Termination.install()
         Sensor.configure(config)
+        // Asked while the readers are enumerated, answered before the prompt arms (FprintdInUse.swift).
+        let fprintd = FprintdQuestion()
         let context = Context()
         // Never released: its teardown joins GLib's and libusb's threads, which would stand
         // between the verdict's write and the `result` line; the exit ends them.
@@ -95,7 +97,9 @@ package enum PamVerify {
         // However the attempt ends from here on, the module's audit line gets the strikes.
         defer { send(.strikes(state.strikes)) }
         if let refused = evaluation.admit(&state, prints: store) { return refused }
-        return evaluation.prompt(readers.map { ($0.device, $0.prints) }, request: request, uid: uid, state: &state)
+        // A reader fprintd scans with is not ours to take (FprintdInUse.swift).
+        guard let free = evaluation.notHeldByFprintd(readers, fprintd) else { return .systemCancel }
+        return evaluation.prompt(free.map { ($0.device, $0.prints) }, request: request, uid: uid, state: &state)
     }
 }
 

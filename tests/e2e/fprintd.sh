@@ -1,16 +1,22 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: Apache-2.0
 # fprintd interop, both ways, with the real fprintd (Debian's package) on a private system bus:
-# dbus-daemon (abstract socket), polkit mocked with python3-dbusmock (as fprintd's own tests
-# do), fprintd's state in $T, FP_VIRTUAL_DEVICE set for it. touchauth uses the same directory
-# and the same virtual sensor socket (only one of them opens the sensor at a time).
+# dbus-daemon listening at the system bus's own path, /run/dbus/system_bus_socket, on a tmpfs
+# of the sandbox's mount namespace (the helper asks fprintd there, and only there: decision
+# 0033), polkit mocked with python3-dbusmock (as fprintd's own tests do), fprintd's state in
+# $T, FP_VIRTUAL_DEVICE set for it. touchauth uses the same directory and the same virtual
+# sensor (only one of them opens the sensor at a time).
 #   fprintd-enroll   -> touchauth verify, and pam_touchauth.so through PAM
+#   fprintd scanning (fprintd-enroll, fprintd-verify) -> our prompt: "in use", the password
+#   at once, no strike, the sensor left to fprintd; touchauth enroll refuses; fprintd idle ->
+#   our prompt on the same sensor grants
 #   touchauth enroll -> fprintd-list, fprintd-verify
 # Only the processes started here are stopped, by pid. /etc/pam.d is checked to be untouched
 # (libpam-fprintd is never installed: it runs pam-auth-update).
 source "$(dirname "$0")/lib.sh"
 PIDS=()
 cleanup() {
+    [ -z "${SYSLOG_PID:-}" ] || syslog_stop
     for pid in "${PIDS[@]}"; do kill "$pid" 2>/dev/null; done
     for pid in "${PIDS[@]}"; do wait "$pid" 2>/dev/null; done
     rm -rf "$T"
@@ -36,15 +42,73 @@ check "/etc/pam.d unchanged by the packages" test "$OUT" = "$PAMD_BEFORE"
 
 make_user "$TUSER" "$TPASS"
 mkdir -m 0700 "$T/prints"
+syslog_start  # the helper's log: what fprintd answered, and how long asking it took
+PAM_RUNNER=in_syslog_ns  # (where another run serves /dev/log, ours is bound over it for the prompt)
+# asked_fprintd: the helper's last "fprintd answered (waited N us): ..." line, for the output
+asked_fprintd() { logged "fprintd answered" && echo "#   helper: $(grep -ao 'fprintd answered [^<]*' "$T/syslog" | tail -n 1)"; : > "$T/syslog"; }
 write_config "$T/touchauth.conf" "state_dir=$T/state" "lockout_threshold=1000" "password_after_boot=no" \
     "password_max_age=0" "password_after_enroll_change=no"
 C="$T/touchauth.conf"
 P="$T/prints/$TUSER/virtual_device/0"
 
+echo "# before fprintd: a system bus that never answers, one where fprintd is only activatable"
+# The helper asks fprintd at the system bus's path: here a tmpfs over /run/dbus in the sandbox's
+# mount namespace, where these stand-ins listen in turn, then the private bus.
+run_dbus_dir
+mount -t tmpfs -o mode=0755,size=1m touchauth-fprintd /run/dbus
+enroll "$TUSER" right-little-finger ta-rl
+check "(setup) touchauth enroll with no bus at all" test -f "$P/a"
+write_config "$T/bound.conf" "state_dir=$T/state" "lockout_threshold=1000" "password_after_boot=no" \
+    "password_max_age=0" "password_after_enroll_change=no" "timeout=5" "debug=yes"
+service bound "auth [success=done default=ignore] $MODULE config=$T/bound.conf helper=$HELPER" "auth required pam_unix.so nodelay"
+/usr/bin/python3 -c '
+import socket, sys
+s = socket.socket(socket.AF_UNIX); s.bind(sys.argv[1]); s.listen(8)
+held = []
+while True: held.append(s.accept()[0])  # never a byte back' /run/dbus/system_bus_socket 2>/dev/null & SILENT=$!
+PIDS+=($SILENT)
+for _ in $(seq 100); do [ -S /run/dbus/system_bus_socket ] && break; sleep 0.05; done
+pam bound "$TUSER" "" "SCAN ta-rl"
+check "a system bus that never answers: the prompt goes on after the probe's bound and grants with the finger" \
+    eval 'succeeded && no_password_prompt'
+check "...the helper logged that fprintd did not answer" logged "fprintd did not answer"
+asked_fprintd
+kill $SILENT; wait $SILENT 2>/dev/null; rm -f /run/dbus/system_bus_socket
+mkdir "$T/services"
+printf '#!/bin/sh\necho started >> %s/activated\n' "$T" > "$T/fake-fprintd"; chmod 0755 "$T/fake-fprintd"
+printf '[D-BUS Service]\nName=net.reactivated.Fprint\nExec=%s/fake-fprintd\n' "$T" > "$T/services/net.reactivated.Fprint.service"
+# A bus that starts services itself (no <type>system</type>: no setuid launch helper), with a
+# service file for fprintd's name whose program only says it ran; the policy is private_bus's.
+cat > "$T/activating.conf" <<CONF
+<!DOCTYPE busconfig PUBLIC "-//freedesktop//DTD D-BUS Bus Configuration 1.0//EN"
+ "http://www.freedesktop.org/standards/dbus/1.0/busconfig.dtd">
+<busconfig>
+  <listen>unix:path=/run/dbus/system_bus_socket</listen>
+  <servicedir>$T/services</servicedir>
+  <auth>EXTERNAL</auth>
+  <policy context="default">
+    <allow user="*"/> <allow own="*"/>
+    <allow send_type="method_call"/> <allow send_type="signal"/>
+    <allow send_type="method_return"/> <allow send_type="error"/>
+    <allow receive_type="method_call"/> <allow receive_type="signal"/>
+    <allow receive_type="method_return"/> <allow receive_type="error"/>
+  </policy>
+</busconfig>
+CONF
+dbus-daemon --config-file="$T/activating.conf" --nofork > "$T/activating.log" 2>&1 & ABUS=$!
+PIDS+=($ABUS)
+for _ in $(seq 100); do [ -S /run/dbus/system_bus_socket ] && break; sleep 0.05; done
+pam bound "$TUSER" "" "SCAN ta-rl"
+check "a bus where fprintd is activatable but not running: the prompt grants with the finger" \
+    eval 'succeeded && no_password_prompt'
+check "...and never started fprintd (its service file's program did not run)" test ! -e "$T/activated"
+asked_fprintd
+kill $ABUS; wait $ABUS 2>/dev/null; rm -f /run/dbus/system_bus_socket
+
 echo "# a private system bus, polkit (dbusmock), fprintd"
 FPSOCK="$T/fprintd-vdev.sock"   # fprintd's virtual sensor; the helper's is $SOCK
 source "$E2E/private_bus.sh"
-private_bus "$T" "touchauth-e2e-$$"
+private_bus "$T" "touchauth-e2e-$$" unix:path=/run/dbus/system_bus_socket
 export DBUS_SYSTEM_BUS_ADDRESS=$BUS
 /usr/bin/python3 -m dbusmock --system --template polkitd > "$T/polkit.log" 2>&1 &
 PIDS+=($!)
@@ -81,6 +145,81 @@ pam full "$TUSER" "" "SCAN fp-ri"
 check "fprintd's print authenticates through pam_touchauth.so" eval 'succeeded && no_password_prompt'
 pam full "$TUSER" "$TPASS" "SCAN stranger" "SCAN stranger" "SCAN stranger"
 check "(control) a stranger does not; the password does" eval 'succeeded && grep -q "^Password: " "$T/out"'
+
+echo "# fprintd scanning with the reader: our prompt says it is in use, the password at once, no strike"
+# Our helper on fprintd's own sensor socket: the same reader for both.
+C2="$T/touchauth-fpsock.conf"
+write_config "$C2" "state_dir=$T/state" "lockout_threshold=1000" "password_after_boot=no" \
+    "password_max_age=0" "password_after_enroll_change=no" "virtual_device=$FPSOCK" "debug=yes"
+service inuse "auth [success=done default=ignore] $MODULE config=$C2 helper=$HELPER" "auth required pam_unix.so nodelay"
+TUID=$(id -u "$TUSER")
+strikes_on_disk() { sed -n 's/^strikes //p' "$T/state/$TUID" 2>/dev/null; }
+finger_needed() {  # fprintd's reader waits for a finger (its finger-needed property)
+    bus_call "m=dbus.Interface(bus.get_object('net.reactivated.Fprint','/net/reactivated/Fprint/Manager'),
+  'net.reactivated.Fprint.Manager'); d=bus.get_object('net.reactivated.Fprint', m.GetDefaultDevice())
+sys.exit(0 if d.Get('net.reactivated.Fprint.Device','finger-needed',dbus_interface='org.freedesktop.DBus.Properties') else 1)"
+}
+socket_seen() { stat -c '%i %a' "$FPSOCK" 2>/dev/null; }  # fprintd's listener: its inode, mode 755
+rm -f "$FPSOCK"
+stdbuf -o0 timeout 60 fprintd-enroll -f left-middle-finger "$TUSER" > "$T/fe.out" 2>&1 & FE=$!
+PIDS+=($FE)  # (stopped at the end if a failed check left it waiting)
+for _ in $(seq 200); do finger_needed && break; sleep 0.05; done
+check "(setup) fprintd-enroll waits for a finger (finger-needed)" finger_needed
+SOCKET_BEFORE=$(socket_seen)
+STRIKES_BEFORE=$(strikes_on_disk)
+pam inuse "$TUSER" "$TPASS"
+check "fprintd enrolling: our prompt says the reader is in use, then the password succeeds" \
+    eval 'succeeded && has "The fingerprint reader is in use by another program (fprintd). Use your password." && grep -q "^Password: " "$T/out"'
+check "...the finger never asked for" lacks "Place your"
+check "...no strike on disk (strikes ${STRIKES_BEFORE:-none} before and after)" test "$(strikes_on_disk)" = "$STRIKES_BEFORE"
+check "...the sensor never opened by us: fprintd's socket as it was (inode, mode 755)" \
+    eval 'test "$(socket_seen)" = "$SOCKET_BEFORE" && test "${SOCKET_BEFORE#* }" = 755'
+check "...the helper logged the reader left out" logged "virtual_device/0: fprintd scans with it; left out"
+asked_fprintd
+
+echo "# touchauth enroll while fprintd enrolls: one line, exit 1, nothing changed"
+PRINTS_BEFORE=$(cd "$T/prints" && find . -type f | sort | xargs md5sum)
+# (timeout: an enroll that took the reader would wait for scans that never come)
+OUT=$(timeout 20 "$HELPER" enroll --user "$TUSER" --finger left-ring-finger --config "$C2" 2>&1); RC=$?
+check "touchauth enroll: one line, 'in use by fprintd', exit 1" \
+    eval '[ $RC -eq 1 ] && [ "$(wc -l <<<"$OUT")" = 1 ] && has "Virtual device for debugging is in use by fprintd"'
+OUT=$(cd "$T/prints" && find . -type f | sort | xargs md5sum)
+check "...the prints unchanged" test "$OUT" = "$PRINTS_BEFORE"
+check "...fprintd's socket as it was" test "$(socket_seen)" = "$SOCKET_BEFORE"
+OUT=$("$HELPER" doctor --user "$TUSER" --config "$C2" 2>&1)
+check "touchauth doctor meanwhile: the reader is in use by fprintd, a prompt leaves it out" \
+    has "virtual_device/0: in use by fprintd now (an enrollment or a verification): a prompt leaves it out"
+python3 "$E2E/vsensor.py" "$FPSOCK" "SCAN fp-lm" "SCAN fp-lm" "SCAN fp-lm" "SCAN fp-lm" "SCAN fp-lm" > /dev/null 2>&1
+wait $FE
+OUT=$(cat "$T/fe.out")
+check "...and the reader stayed fprintd's: its enrollment completes" has "enroll-completed"
+
+echo "# fprintd-verify waiting for a finger: the same"
+stdbuf -o0 -e0 timeout 60 fprintd-verify -f right-index-finger "$TUSER" > "$T/fvi.out" 2>&1 & FV=$!
+PIDS+=($FV)
+for _ in $(seq 200); do grep -q "Verify started" "$T/fvi.out" && finger_needed && break; sleep 0.05; done
+check "(setup) fprintd-verify waits for a finger" finger_needed
+SOCKET_BEFORE=$(socket_seen)
+pam inuse "$TUSER" "$TPASS"
+check "fprintd verifying: our prompt says the reader is in use, then the password succeeds" \
+    eval 'succeeded && has "in use by another program (fprintd)" && lacks "Place your"'
+check "...no strike on disk" test "$(strikes_on_disk)" = "$STRIKES_BEFORE"
+python3 "$E2E/vsensor.py" "$FPSOCK" "SCAN fp-ri" > /dev/null 2>&1
+wait $FV
+OUT="$(cat "$T/fvi.out")
+socket before: $SOCKET_BEFORE"
+check "...and fprintd's verification goes on with the sensor: verify-match" has "verify-match"
+
+echo "# fprintd running, holding nothing: our prompt on the same sensor grants"
+check "(setup) fprintd waits for no finger now" eval '! finger_needed'
+# The scan to fprintd's socket path (pam's sensor_start empties it first; left-middle is asked
+# first: the virtual reader verifies one print a scan).
+SOCK=$FPSOCK pam inuse "$TUSER" "" "SCAN fp-lm"
+check "fprintd idle: our prompt on fprintd's sensor grants with the finger" \
+    eval 'succeeded && no_password_prompt && lacks "in use"'
+OUT=$("$HELPER" doctor --user "$TUSER" --config "$C2" 2>&1)
+check "...and doctor says nothing of fprintd's use" eval 'has "virtual_device/0" && lacks "in use by fprintd"'
+asked_fprintd
 
 echo "# what fprintd opens: GetDefaultDevice (GNOME asks it) does not open the reader, Claim does"
 # fprintd's virtual reader makes its socket when it is opened (as ours does): none before.
