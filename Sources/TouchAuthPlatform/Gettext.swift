@@ -1,13 +1,15 @@
 // SPDX-License-Identifier: Apache-2.0
 import Glibc
 import CGettext
+import CConfig
 import TouchAuthCore
 
 /// The one place the helper meets gettext: the user's messages (`Message.text`) are looked up
 /// in the `touchauth` domain of glibc's libintl, in the catalogs under the compile-time
 /// `TOUCHAUTH_LOCALEDIR` (`/usr/share/locale/<lang>/LC_MESSAGES/touchauth.mo`). The language
-/// comes from the locale variables the shim passes (LANGUAGE, LC_ALL, LC_MESSAGES, LANG);
-/// nothing else of the caller's environment is consulted.
+/// comes from the locale variables the shim passes (LANGUAGE, and LC_ALL, LC_MESSAGES, LANG as
+/// `ta_messages_locale` of pam/contract.h reads them); nothing else of the caller's environment
+/// is consulted.
 package enum Gettext {
     static let domain = "touchauth"
 
@@ -23,7 +25,9 @@ package enum Gettext {
     /// prompts (pam-verify) keep glibc's rule, as the asking program's own messages do.
     package static func start(languageInC: Bool = false) {
         // Only LC_MESSAGES: numbers, collation and the rest stay "C" for the helper's own work.
-        guard let chosen = setlocale(LC_MESSAGES, "") else { return }
+        // The locale is the contract's choice (pam/contract.h), as the module's lockout line's.
+        let messages = ta_messages_locale(getenv("LC_ALL"), getenv("LC_MESSAGES"), getenv("LANG"))
+        guard let chosen = messages.map({ setlocale(LC_MESSAGES, $0) }) ?? setlocale(LC_MESSAGES, "C") else { return }
         let name = String(cString: chosen)
         if languageInC, name == "C" || name == "POSIX" || name.hasPrefix("C."), let language = getenv("LANGUAGE"),
             language.pointee != 0
