@@ -10,13 +10,13 @@
 #include <stddef.h>
 #include <string.h>
 
-/* What a client does, one flag each; why: the docs/POLICY.md section named. */
+/* What a client does, one flag each, and why (docs/). */
 enum {
-	ASKS_FIRST = 1 << 0,	 /* #lockers-that-read-the-password-first */
-	ONE_MESSAGE = 1 << 1,	 /* #clients-that-keep-one-message (decision 0024) */
-	STARTS_SESSION = 1 << 2, /* #the-login-keyring (decision 0030) */
-	PASSWORD_ONLY = 1 << 3,	 /* #gdms-two-conversations: a finger's conversation beside */
-	HIDES_INFO = 1 << 4,	 /* #gdms-two-conversations: our info lines become its hint */
+	ASKS_FIRST = 1 << 0,	 /* POLICY.md#lockers-that-read-the-password-first */
+	ONE_MESSAGE = 1 << 1,	 /* POLICY.md#clients-that-keep-one-message, decision 0024 */
+	STARTS_SESSION = 1 << 2, /* POLICY.md#the-login-keyring, decision 0030 */
+	PASSWORD_ONLY = 1 << 3,	 /* POLICY.md#gdms-two-conversations: the finger's is beside */
+	HIDES_INFO = 1 << 4,	 /* POLICY.md#gdms-two-conversations: info lines become its hint */
 };
 
 static const struct client {
