@@ -100,4 +100,21 @@ static inline bool ta_locale_value_ok(const char *value)
 	       strspn(value, TA_LOCALE_VALUE_CHARS) == len;
 }
 
+/*
+ * The locale that speaks the user's messages: the first of LC_ALL, LC_MESSAGES,
+ * LANG that is set, not empty and passes the filter (glibc's order for
+ * setlocale(LC_MESSAGES, "")); NULL: none, English.  The helper's Gettext.swift
+ * and the module's lockout line (lockout.c) both ask it.
+ */
+static inline const char *ta_messages_locale(const char *lc_all, const char *lc_messages,
+					     const char *lang)
+{
+	const char *const values[] = { lc_all, lc_messages, lang };
+
+	for (unsigned int i = 0; i < sizeof(values) / sizeof(values[0]); i++)
+		if (values[i] != NULL && *values[i] != '\0' && ta_locale_value_ok(values[i]))
+			return values[i];
+	return NULL;
+}
+
 #endif /* TOUCHAUTH_CONTRACT_H */

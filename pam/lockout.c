@@ -98,25 +98,18 @@ int lockout_marked(const struct config_values *opts, uid_t uid)
 }
 
 /*
- * The helper's own lookup (Gettext.swift): glibc's catalog of our domain, in
- * the language of LC_MESSAGES as the helper's environment would give it (the
- * first of LC_ALL, LC_MESSAGES, LANG that is set and passes the contract's
- * filter), through a locale of this thread only: the host's own locale is not
- * touched.  A LANGUAGE the filter refuses (which the helper never sees, but
- * which glibc would read here) gets the English line.
+ * The helper's lookup (Gettext.swift): our domain's catalog in the language
+ * contract.h's ta_messages_locale() chooses, through a locale of this thread
+ * only (the host's own is not touched).  A LANGUAGE the filter refuses (the
+ * helper never sees one; glibc would read it here) gets the English line.
  */
 static void translate(const char *msgid, char *out, size_t size)
 {
-	static const char *const order[] = { "LC_ALL", "LC_MESSAGES", "LANG" };
-	const char *name = NULL, *language = getenv("LANGUAGE"), *text = msgid;
+	const char *name =
+	    ta_messages_locale(getenv("LC_ALL"), getenv("LC_MESSAGES"), getenv("LANG"));
+	const char *language = getenv("LANGUAGE"), *text = msgid;
 	locale_t loc, previous;
 
-	for (size_t i = 0; i < sizeof(order) / sizeof(order[0]) && name == NULL; i++) {
-		const char *v = getenv(order[i]);
-
-		if (v != NULL && *v != '\0' && ta_locale_value_ok(v))
-			name = v;
-	}
 	if (name != NULL &&
 	    (language == NULL || *language == '\0' || ta_locale_value_ok(language)) &&
 	    (loc = newlocale(LC_MESSAGES_MASK, name, (locale_t)0)) != (locale_t)0) {

@@ -19,10 +19,8 @@
 #include "clients.h"
 
 /*
- * sshd puts these into the PAM environment (pam_getenv) and the session's;
- * sudo hands its modules a cleaned environ, so /proc/self/environ (what the
- * process was started with) is read too.  Reading the environment is safe
- * here only because it can do nothing but refuse.
+ * sshd's variables (POLICY.md#a-network-login-is-never-offered-it); the
+ * environment is read here only because it can do nothing but refuse.
  */
 static const char *const ssh_vars[] = { "SSH_CONNECTION", "SSH_CLIENT", "SSH_TTY",
 					"SSH_AUTH_INFO_0" };
@@ -130,10 +128,8 @@ struct screen {
 };
 
 /*
- * sd-login, loaded only where logind runs, and only for a user with prints
- * (presence_decide comes after the print directory): linking libsystemd and
- * its dependencies cost every PAM host ~0.8 ms at load time, the whole skip
- * path twice over (scripts/bench.sh).  The prototypes come from the header.
+ * sd-login, loaded only where logind runs and for a user with prints: linking
+ * libsystemd slows every PAM host's load (bench/README.md#since-issue-11).
  */
 struct sd {
 	void *lib;
@@ -223,11 +219,8 @@ static int greeter_active(const struct sd *sd)
 }
 
 /*
- * The calling user sits at this machine in a graphical session: GNOME runs
- * terminals and polkit agents in user@.service, outside the session's scope.
- * It lets such a caller past the session rule only; someone must still
- * answer (a terminal the module owns, or a display item).
- * The real uid is the person who started sudo or su (or the screen locker).
+ * The real uid (who ran sudo, su, the locker) sits here in a graphical session: past the
+ * session rule only (POLICY.md#the-session: GNOME's terminals run outside the session).
  */
 static int user_at_display(const struct sd *sd)
 {
@@ -253,10 +246,7 @@ static const char *session_check(pam_handle_t *pamh, const struct sd *sd, struct
 		return why;
 	}
 	/* Outside any session (systemd-run --user escapes the ssh session that started it). */
-	/*
-	 * A display manager's login screen: GDM sets PAM_XDISPLAY for X11 and only
-	 * PAM_TTY=/dev/ttyN for Wayland; either way the greeter shows the messages.
-	 */
+	/* A greeter's screen: GDM sets PAM_XDISPLAY for X11, only PAM_TTY=/dev/ttyN for Wayland. */
 	if ((p->display_item || virtual_console(item(pamh, PAM_TTY))) && greeter_active(sd)) {
 		p->display = 1;
 		return NULL;
@@ -265,10 +255,7 @@ static const char *session_check(pam_handle_t *pamh, const struct sd *sd, struct
 		return console_on_screen(item(pamh, PAM_TTY))
 			   ? NULL
 			   : "virtual console not the one on screen (/sys/class/tty/tty0/active)";
-	/*
-	 * Not a display by itself: a daemon or cron job of that uid, with no
-	 * terminal and no display item, still has nobody to answer it.
-	 */
+	/* Not a display by itself: someone must still answer (nobody_to_answer). */
 	if (user_at_display(sd))
 		return NULL;
 	return "outside any session, not on a virtual console or a greeter's display (logind)";
@@ -303,9 +290,8 @@ static const char *network_or_session(pam_handle_t *pamh, const char *service, i
 }
 
 /*
- * `touchauth disable`: the marker <state_dir>/<uid>.disabled (Switch.swift).
- * Anything there counts: it can only send the user to the password.  A
- * caller that cannot see into root's state_dir leaves it to the helper.
+ * `touchauth disable`'s marker <state_dir>/<uid>.disabled (POLICY.md#the-users-switch):
+ * anything there counts; a caller that cannot see it leaves it to the helper.
  */
 static int switched_off(const struct config_values *opts, uid_t uid)
 {
@@ -317,14 +303,8 @@ static int switched_off(const struct config_values *opts, uid_t uid)
 }
 
 /*
- * Someone must answer, for every service: a terminal a person types into, or
- * a screen that shows the conversation.  Not a terminal whose input is a
- * program (sudo -S, a pipe, a background job), not a caller with neither
- * (cron, setsid su, a web application checking local users), and not a
- * client that needs the terminal and has none (sudo -A).  Without logind
- * nothing tells who sits at the machine, and any program can make a terminal
- * (a cron job opens a pty and runs su in it): a terminal counts only when the
- * administrator says so.
+ * A terminal a person types into, or a screen that shows the conversation
+ * (POLICY.md#someone-must-be-able-to-answer; without logind, POLICY.md#without-logind).
  */
 static const char *nobody_to_answer(const struct config_values *opts, const char *service,
 				    int logind, const struct screen *screen, enum terminal_use use)

@@ -1,12 +1,7 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /*
- * The helper's process (spawn.h): the exec recipe (docs/ARCHITECTURE.md#the-exec-recipe), after
- * pam_unix's _unix_run_helper_binary: root-owned binary at an absolute path,
- * fixed argv, an environment of locale variables only, pipes on stdin/stdout,
- * /dev/null on stderr, no other fd, default signal dispositions and an empty
- * mask, its own process group, SIGCHLD at its default while we wait, kill
- * and reap.  The host process must come out exactly as it went in: no
- * handler, no pending signal, no zombie, no fd.
+ * The helper's process (spawn.h): the exec recipe, docs/ARCHITECTURE.md#the-exec-recipe.
+ * The host comes out as it went in: no handler, no pending signal, no zombie, no fd.
  */
 #include "spawn.h"
 
@@ -104,11 +99,7 @@ __attribute__((noreturn)) static void exec_child(const char *command, const char
 	sigset_t empty;
 	int in, out, err;
 
-	/*
-	 * Move our three fds above 2 first: if the host runs with 0, 1 or 2
-	 * closed, a pipe end may sit on one of them and a direct dup2 would
-	 * clobber it (or, dup2(fd, fd), keep its close-on-exec flag).
-	 */
+	/* Above 2 first: a host with 0, 1 or 2 closed may have a pipe end there. */
 	in = fcntl(req, F_DUPFD_CLOEXEC, 3);
 	out = fcntl(reply, F_DUPFD_CLOEXEC, 3);
 	err = fcntl(devnull, F_DUPFD_CLOEXEC, 3);
@@ -136,33 +127,20 @@ __attribute__((noreturn)) static void exec_child(const char *command, const char
 	(void)sigprocmask(SIG_SETMASK, &empty, NULL);
 
 	/*
-	 * Nothing outlives the prompt: its own process group, so the shim ends
-	 * whatever the helper started with it; and gone with the host, even one
-	 * killed by SIGKILL (the parent-death signal survives this execve: the
-	 * helper is not setuid for a root host).  A host that died before the
-	 * prctl is caught by the getppid check.
+	 * Nothing outlives the prompt or the host (decision 0026); getppid: a host
+	 * that died before the prctl.
 	 */
 	if (setpgid(0, 0) != 0 || prctl(PR_SET_PDEATHSIG, SIGKILL) != 0 || getppid() != host)
 		_exit(127);
 
-	/*
-	 * pam_unix's recipe: a setuid host (sudo, su) runs us with real uid = the
-	 * user.  The helper takes a non-root real uid for a caller that may only
-	 * verify itself (a screen locker through the setuid helper), so make it
-	 * root all through; with no root to give (a screen locker) the helper's
-	 * own setuid bit decides.
-	 */
+	/* Root all through under a setuid host (decision 0011); else the helper's own bit. */
 	if (geteuid() == 0 && setuid(0) != 0)
 		_exit(127);
 	execve(path, argv, envp);
 	_exit(127);
 }
 
-/*
- * The host may ignore SIGCHLD (then the kernel reaps for it and our waitpid
- * fails) or catch it (and reap our child in its handler): it is at its
- * default from here to spawn_release.
- */
+/* A host's ignored or caught SIGCHLD would reap our child: at its default until spawn_release. */
 static int default_sigchld(pam_handle_t *pamh, struct spawn *sp)
 {
 	struct sigaction dfl;
@@ -210,8 +188,7 @@ int spawn_start(pam_handle_t *pamh, const char *path, const char *command, struc
 	sp->pid = fork();
 	if (sp->pid == 0)
 		exec_child(command, path, req[0], reply[1], devnull, env.envp, host);
-	/* Both sides set the group, so no kill can come before it exists (EACCES after exec
-	 * is fine). */
+	/* Both sides set the group, so no kill comes before it exists (EACCES after exec: fine). */
 	if (sp->pid > 0)
 		(void)setpgid(sp->pid, sp->pid);
 	if (sp->pid < 0)
@@ -268,11 +245,7 @@ static int wait_killed(pam_handle_t *pamh, pid_t pid, int *status)
 	return PAM_SUCCESS;
 }
 
-/*
- * The helper's group, or the helper alone if its group was never made: its
- * child sets it before execve and we set it after fork, so it is there
- * before anything could be signalled, unless the child died first.
- */
+/* The helper's group (set on both sides of the fork), or the helper alone if it died first. */
 static void signal_helper(pid_t pid, int sig)
 {
 	if (kill(-pid, sig) != 0)
@@ -297,11 +270,7 @@ static int ended(pid_t pid)
 	}
 }
 
-/*
- * Nothing outlives the prompt: whatever the helper started in its group goes
- * with it (a helper that hangs in a child, or leaves one behind), then the
- * helper is reaped.  Its status is kept if it had ended already.
- */
+/* Whatever the helper started in its group goes with it; then it is reaped (its status kept). */
 int spawn_kill_and_reap(pam_handle_t *pamh, pid_t pid, int *status)
 {
 	signal_helper(pid, SIGKILL);
@@ -309,11 +278,8 @@ int spawn_kill_and_reap(pam_handle_t *pamh, pid_t pid, int *status)
 }
 
 /*
- * The user ended the prompt (Enter, typing, Ctrl-C): SIGTERM, which the helper
- * takes as "cancel the scan" (Termination.swift) and so refunds the strike of
- * a scan without a verdict; SIGKILL after TA_STOP_GRACE_MS whatever happens.
- * A kill before the refund costs the user that strike, never saves one: the
- * strike is on disk before its scan is offered (StrikeStore.swift).
+ * The prompt ended (Enter, typing, Ctrl-C): SIGTERM cancels the scan and refunds its strike
+ * (Termination.swift), SIGKILL after TA_STOP_GRACE_MS (docs/POLICY.md#strikes).
  */
 void spawn_stop_gently(pam_handle_t *pamh, pid_t pid, int *status)
 {
@@ -347,18 +313,10 @@ void spawn_log_end(pam_handle_t *pamh, int status)
 		pam_syslog(pamh, LOG_ERR, "helper exit status %d", WEXITSTATUS(status));
 }
 
-/*
- * Wait for pid until the deadline without blocking: a helper that closed
- * stdout but hangs must not hang the host.  At the deadline, SIGKILL and a
- * blocking wait, so no zombie is left.
- */
+/* Wait for pid until the deadline (a hung helper never hangs the host); then SIGKILL and reap. */
 int spawn_reap(pam_handle_t *pamh, pid_t pid, const struct timespec *deadline, int *status)
 {
-	/*
-	 * A pidfd is readable the moment the child exits, which is just after it
-	 * closes its output: no sleep on the way.  Without pidfd_open (Linux
-	 * < 5.3), sleeps that double up to REAP_SLEEP_MAX_MS.
-	 */
+	/* A pidfd (decision 0025); without pidfd_open (Linux < 5.3), sleeps that double. */
 	int pidfd = (int)syscall(SYS_pidfd_open, pid, 0);
 	int delay = 1, retval = PAM_AUTHINFO_UNAVAIL;
 

@@ -194,16 +194,21 @@ suite() {
     return $rc
 }
 
-# touch_importers FILE...: SwiftPM does not see a change to the headers of a C module of
-# Sources/ (CFprint's shim.h: a mutant of it left the release helper as it was, and it
-# "survived"); the Swift files that import that module are touched, so that they and the
-# module are built again, with the mutant and again after it is reverted.
+# touch_importers FILE...: SwiftPM does not see a change to the headers of a C module
+# (CFprint's shim.h: a mutant of it left the release helper as it was, and it "survived"; pam/'s
+# headers are CConfig's, pam/include/module.modulemap); the Swift files of Sources/ and Tests/
+# that import that module are touched, so that they and the module are built again, with the
+# mutant and again after it is reverted.
 touch_importers() {
     local f module
     for f in "$@"; do
-        case $f in Sources/C*/*.h) ;; *) continue ;; esac
-        module=${f#Sources/}; module=${module%%/*}
-        grep -rl --include='*.swift' "^import $module\$" "$TREE/Sources" | xargs -r touch
+        case $f in
+            Sources/C*/*.h) module=${f#Sources/}; module=${module%%/*} ;;
+            pam/*.h) module=CConfig ;;
+            *) continue ;;
+        esac
+        grep -rlE --include='*.swift' "^((internal|package|public) )?import $module\$" "$TREE/Sources" "$TREE/Tests" |
+            xargs -r touch
     done
 }
 

@@ -4,10 +4,9 @@
  *
  * Swift's stdlib asks `_swift_stdlib_getUnsafeArgvArgc` for argv. On Linux the runtime's own
  * definition (CommandLine.cpp in libswiftCore.a) comes with a static constructor that finds
- * argv by parsing /proc/self/maps with sscanf and walking the stack from `environ`: about
- * 320,000 instructions and 17 reads of the maps file at every start of the helper, before
- * `main` (tests/e2e/NOTES.md). glibc passes (argc, argv, envp) to every function of the
- * executable's .init_array, so argv is at hand without any of that.
+ * argv by parsing /proc/self/maps at every start of the helper, before `main` (its cost:
+ * bench/README.md#start-up-and-the-write-path-issue-24-2026-12-04). glibc passes (argc, argv,
+ * envp) to every function of the executable's .init_array, so argv is at hand without it.
  *
  * Defining the symbol here, in an object of the link, means the linker never takes
  * CommandLine.cpp.o out of the static libswiftCore.a (nothing else of it is referenced), so its

@@ -1,10 +1,8 @@
 // SPDX-License-Identifier: Apache-2.0
-/// What a command was given, typed: one declaration per option, `@Option` (takes a value) or
-/// `@Flag`, as swift-argument-parser has them. The declarations give the parser its names
-/// (`parseOptions`) and the usage its words (`Command.usage`, which `--help` shows and
-/// completions/ is checked against); a command's row (Commands.swift) names those it takes.
-/// A value option is nil when not given; a flag is false. Adding an option: its line here and in
-/// `values` or `flags`, its name in the synopsis of each command that takes it, then completions/ and touchauth(1).
+/// What a command was given, typed: one `@Option` (nil when not given) or `@Flag` per option, as
+/// swift-argument-parser has them; they name the parser's options and the usage's words. Adding
+/// one: its line here and in `values` or `flags`, the synopsis of each command that takes it
+/// (Commands.swift), completions/ and touchauth(1).
 struct Options: Equatable, Sendable {
     /// `--user USER` (or the positional word of `status`, `unlock`): whom the command acts on.
     @Option("user", value: "USER") var user: String?

@@ -1,9 +1,8 @@
 // SPDX-License-Identifier: Apache-2.0
 extension Config {
-    // The key table's rows (`CONFIG_KEYS`, pam/config.h) as Swift sees them: a name and a type
-    // each, `config.maxTries`, read and written through `Config`'s one accessor (`self[key:]`).
-    // Plain properties, not a key path into a table of keys: instantiating 19 key paths cost
-    // every helper start about 577,000 instructions (callgrind; bench/README.md, issue 24).
+    // The key table's rows (`CONFIG_KEYS`, pam/config.h) as Swift sees them, through `Config`'s
+    // one accessor (`self[key:]`). Plain properties, not key paths into a table: those cost every
+    // helper start (bench/README.md#start-up-and-the-write-path-issue-24-2026-12-04).
     public var maxTries: Int {
         get { self[key: "max_tries"] }
         set { self[key: "max_tries"] = newValue }

@@ -1,13 +1,8 @@
 // SPDX-License-Identifier: Apache-2.0
-/// The scan loop, as a pure state machine: which print each scan is compared with, when a strike
-/// is charged (on disk before the scan that could earn it) and settled (the rules: Strikes.swift),
-/// what the user is told, what is logged, and how the loop ends (docs/POLICY.md#outcomes, docs/POLICY.md#lockout). No I/O: a driver performs each
-/// step's lines and action and reports what came of the action as the next event. `pam-verify`
-/// drives a prompt, `verify` and `enable` a check; both with `run`.
-///
-/// A prompt, one round: `.charge` (unless the prompt was ended) -> `.scan` -> `.settle`, then the
-/// lines ("Not recognized, try again", the next finger) and the next round's charge, or the end.
-/// A check has no strikes: `.scan`, then the lines and the next scan, or the end.
+/// The scan loop, a pure state machine (docs/POLICY.md#outcomes, docs/POLICY.md#strikes): a driver
+/// performs each step's lines and action and reports what came of it as the next event.
+/// A prompt's round (`pam-verify`): `.charge` -> `.scan` -> `.settle`, then its lines; a check's
+/// (`verify`, `enable`): `.scan`, then its lines. Both end as `Ending` says.
 public struct ScanLoop: Equatable, Sendable {
     public enum Mode: Equatable, Sendable {
         /// `pam-verify`: a strike charged before every scan and settled after it; `maxTries`
@@ -142,9 +137,8 @@ public struct ScanLoop: Equatable, Sendable {
     public let mode: Mode
     /// The fingers of the user's prints, in the order the driver holds the prints.
     public let fingers: [Finger]
-    /// Identify (every print in one scan) rather than verify the prints in turn. A prompt
-    /// verifies a single print even where the sensor could identify; a check identifies
-    /// wherever the sensor can.
+    /// Identify (every print in one scan) rather than verify the prints in turn; a prompt with
+    /// one print verifies it.
     public let identifies: Bool
     private var attempt: Attempt?
     private var turn = 0

@@ -72,20 +72,7 @@ package enum PamVerify {
         do throws(Readers.Refusal) {
             readers = try Readers.armed(context.devices(), user: user, store: store, config: config)
         } catch {
-            switch error {
-            case .noSensor:
-                evaluation.debug("no fingerprint reader found")
-                return .biometryNotAvailable
-            case .notEnrolled(let labels):
-                evaluation.debug("\(user) has no prints on \(labels)")
-                return .biometryNotEnrolled
-            case .lidClosed(let labels):
-                evaluation.debug("lid closed: \(labels) inside it, no external reader with prints of \(user)")
-                return .biometryNotAvailable
-            case .unreadable(let why):
-                Syslog.log(LOG_ERR, "prints of \(user): \(why)")
-                return .systemCancel
-            }
+            return evaluation.refused(error)
         }
 
         var state: UserState
@@ -127,6 +114,24 @@ struct Evaluation {
 
     func logLocked(_ strikes: Int) {
         Syslog.log(LOG_NOTICE, "\(user): fingerprint locked after \(strikes) failures in a row")
+    }
+
+    /// No reader to arm (Readers.armed): why, logged, and the outcome.
+    func refused(_ refusal: Readers.Refusal) -> Outcome {
+        switch refusal {
+        case .noSensor:
+            debug("no fingerprint reader found")
+            return .biometryNotAvailable
+        case .notEnrolled(let labels):
+            debug("\(user) has no prints on \(labels)")
+            return .biometryNotEnrolled
+        case .lidClosed(let labels):
+            debug("lid closed: \(labels) inside it, no external reader with prints of \(user)")
+            return .biometryNotAvailable
+        case .unreadable(let why):
+            Syslog.log(LOG_ERR, "prints of \(user): \(why)")
+            return .systemCancel
+        }
     }
 
     /// The lockout and the trust rules, before the sensor is opened: the outcome when they refuse.
@@ -180,17 +185,9 @@ struct Evaluation {
         case .refused(let outcome): return outcome
         }
         defer { registration.disarm() }
-        // A reader that cannot be opened (unplugged since the enumeration) is left out; none: the password.
-        var open: [(Device, [(Finger, Print)])] = []
-        for (device, prints) in readers {
-            do {
-                try device.open(cancellable)
-                open.append((device, prints))
-            } catch {
-                Syslog.log(LOG_ERR, "cannot open \(device.driver)/\(device.deviceID): \(error)")
-            }
-        }
+        let open = Evaluation.open(readers, cancellable)
         defer { for (device, _) in open { device.close() } }
+        // None opens: the password.
         guard let (device, prints) = open.first else {
             send(Message.sensorFailed.replyLine)
             return .systemCancel
@@ -204,38 +201,13 @@ struct Evaluation {
         var loop = racing.several
             ? ScanLoop(.prompt(maxTries: config.maxTries), fingers: open.flatMap { $0.1.map(\.0) }, canIdentify: true)
             : ScanLoop(.prompt(maxTries: config.maxTries), fingers: prints.map(\.0), canIdentify: device.canIdentify)
-        // What the touch approves (sudo, doas, su: from the host's argv), else the service's reason.
-        if let approval = request.approval {
-            send(.info(Approval.fitted(Message.approve(approval).text, columns: request.columns)))
-        } else if !config.reason.isEmpty {
-            send(.info(config.reason))
-        }
-        // The shim says whether it takes Enter (a terminal it owns); the hint must not promise a
-        // key that does nothing. With no key (a greeter, a screen locker, a polkit dialog) the
-        // hint comes first and the prompt last. A client that shows only the latest message
-        // (pam/clients.c: LightDM's greeters, xsecurelock) gets both in one line, again after
-        // each wrong finger, with the seconds left: what stays on screen says both ways in.
-        let oneLine = request.fallback == .noKey && request.oneMessage && !config.fallbackTitle.isEmpty
-        func bothWays(_ message: Message) -> ReplyLine {
-            let left = max(1, config.timeout - (Evaluation.monotonicMilliseconds() - opened) / 1000)
-            let hint = Message.fallbackHint(title: config.fallbackTitle, timeout: left)
-            let line = "\(message.text) \u{b7} \(hint.text)"
-            return message.isError ? .error(line) : .info(line)
-        }
-        if config.fallbackTitle.isEmpty {
-            send(loop.prompt.replyLine)
-        } else if request.fallback == .enter {
-            send(loop.prompt.replyLine)
-            send(Message.fallbackKeyHint(title: config.fallbackTitle).replyLine)
-        } else if oneLine {
-            send(bothWays(loop.prompt))
-        } else {
-            send(Message.fallbackHint(title: config.fallbackTitle, timeout: config.timeout).replyLine)
-            send(loop.prompt.replyLine)
-        }
+        // What the touch approves, the finger's line and the way to the password (PromptLines).
+        let lines = PromptLines(request, config)
+        let elapsed = { Evaluation.monotonicMilliseconds() - opened }
+        for line in lines.opening(loop.prompt, elapsedMilliseconds: elapsed()) { send(line) }
         let say: (ScanLoop.Line) -> Void = { line in
             switch line {
-            case .show(let message) where oneLine && message.asksForAnotherScan: send(bothWays(message))
+            case .show(let message): send(lines.shown(message, elapsedMilliseconds: elapsed()))
             default: self.say(line)
             }
         }
@@ -249,7 +221,26 @@ struct Evaluation {
             case .settle(let settlement): strikes.settle(settlement, &state, promptEnded: Termination.requested)
             }
         }.outcome
-        // Ended by a prompt that asked while this one waited: its SIGTERM, as Enter (no strike).
+        return ended(outcome, registration, request)
+    }
+
+    /// The readers that open; one that cannot (unplugged since the enumeration) is left out.
+    static func open(_ readers: [(Device, [(Finger, Print)])], _ cancellable: Cancellable) -> [(Device, [(Finger, Print)])] {
+        var open: [(Device, [(Finger, Print)])] = []
+        for (device, prints) in readers {
+            do {
+                try device.open(cancellable)
+                open.append((device, prints))
+            } catch {
+                Syslog.log(LOG_ERR, "cannot open \(device.driver)/\(device.deviceID): \(error)")
+            }
+        }
+        return open
+    }
+
+    /// The scan loop's outcome, unless a prompt that asked while this one waited ended it (its
+    /// SIGTERM): then as Enter (no strike), each named.
+    func ended(_ outcome: Outcome, _ registration: ArmedRegistry.Registration, _ request: Request) -> Outcome {
         guard outcome == .systemCancel, let other = registration.endedBy else { return outcome }
         let me = registration.me
         let waited = me.waited(at: ArmedRegistry.boottimeMilliseconds())

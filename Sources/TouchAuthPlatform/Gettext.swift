@@ -1,29 +1,30 @@
 // SPDX-License-Identifier: Apache-2.0
 import Glibc
 import CGettext
+import CConfig
 import TouchAuthCore
 
 /// The one place the helper meets gettext: the user's messages (`Message.text`) are looked up
 /// in the `touchauth` domain of glibc's libintl, in the catalogs under the compile-time
 /// `TOUCHAUTH_LOCALEDIR` (`/usr/share/locale/<lang>/LC_MESSAGES/touchauth.mo`). The language
-/// comes from the locale variables the shim passes (LANGUAGE, LC_ALL, LC_MESSAGES, LANG);
-/// nothing else of the caller's environment is consulted.
+/// comes from the locale variables the shim passes (LANGUAGE, and LC_ALL, LC_MESSAGES, LANG as
+/// `ta_messages_locale` of pam/contract.h reads them); nothing else of the caller's environment
+/// is consulted.
 package enum Gettext {
     static let domain = "touchauth"
 
-    /// Calls `setlocale(LC_MESSAGES, "")`, `bindtextdomain` and `bind_textdomain_codeset`
-    /// (UTF-8: the protocol's encoding, whatever LC_CTYPE says), then points `Message.catalog`
-    /// at `dgettext`. Run once, at start-up, after the environment is sanitized and before any
-    /// other thread.
+    /// Calls `setlocale(LC_MESSAGES, ...)`, `bindtextdomain` and `bind_textdomain_codeset`
+    /// (UTF-8, the protocol's), then points `Message.catalog` at `dgettext`. Run once, at
+    /// start-up, after the environment is sanitized and before any other thread.
     ///
-    /// `languageInC`: the command line honours LANGUAGE even when the locale is C, POSIX or
-    /// C.UTF-8 (`LANGUAGE=zh_CN touchauth status` from a shell without LANG), where glibc ignores
-    /// it; the messages are UTF-8 anyway. glibc will not look LANGUAGE up in any C locale (2.41,
-    /// Debian 13, treats C.UTF-8 like C too), so the catalog is read by `MoCatalog` then. The
-    /// prompts (pam-verify) keep glibc's rule, as the asking program's own messages do.
+    /// `languageInC`: the command line honours LANGUAGE in a C locale too, where glibc ignores it
+    /// (C.UTF-8 included since 2.41: tests/e2e/NOTES.md), through `MoCatalog`; the prompts keep
+    /// glibc's rule, as the asking program's own messages do.
     package static func start(languageInC: Bool = false) {
         // Only LC_MESSAGES: numbers, collation and the rest stay "C" for the helper's own work.
-        guard let chosen = setlocale(LC_MESSAGES, "") else { return }
+        // The locale is the contract's choice (pam/contract.h), as the module's lockout line's.
+        let messages = ta_messages_locale(getenv("LC_ALL"), getenv("LC_MESSAGES"), getenv("LANG"))
+        guard let chosen = messages.map({ setlocale(LC_MESSAGES, $0) }) ?? setlocale(LC_MESSAGES, "C") else { return }
         let name = String(cString: chosen)
         if languageInC, name == "C" || name == "POSIX" || name.hasPrefix("C."), let language = getenv("LANGUAGE"),
             language.pointee != 0
@@ -51,7 +52,7 @@ package enum Gettext {
 extension Gettext {
     /// The first of LANGUAGE's languages with a catalog of ours, in gettext's order
     /// (`MoCatalog.candidates`: names that could leave the locale directory are never tried),
-    /// read as a trusted file (root's, no link, at most 1 MiB: ours are about 20 KB).
+    /// read as a trusted file (root's, no link, at most 1 MiB).
     static func ownCatalog(language: String) -> MoCatalog? {
         for name in MoCatalog.candidates(language: language) {
             let path = String(cString: touchauth_localedir) + "/\(name)/LC_MESSAGES/\(domain).mo"

@@ -98,6 +98,73 @@ static void check_hides_info(void)
 	}
 }
 
+/*
+ * Every answer for every service clients.c knows, and for names near them:
+ * one row per name, so a change of the table shows as the row it breaks.
+ */
+static void check_every_answer(void)
+{
+	static const struct {
+		const char *service;
+		int asks_first, needs_terminal, one_message, starts_session, password_only,
+		    hides_info;
+		enum client_host host;
+	} rows[] = {
+		/* service, asks first, needs terminal, one message, starts session,
+		 * password only, hides info, host */
+		{ "i3lock", 1, 0, 0, 0, 0, 0, HOST_OTHER },
+		{ "swaylock", 1, 0, 0, 0, 0, 0, HOST_OTHER },
+		{ "lightdm", 0, 0, 1, 1, 0, 0, HOST_OTHER },
+		{ "xsecurelock", 0, 0, 1, 0, 0, 0, HOST_OTHER },
+		{ "common-auth", 0, 0, 1, 0, 0, 0, HOST_OTHER },
+		{ "login", 0, 0, 0, 1, 0, 0, HOST_OTHER },
+		{ "gdm-password", 0, 0, 0, 1, 1, 0, HOST_OTHER },
+		{ "gdm-fingerprint", 0, 0, 0, 1, 0, 1, HOST_OTHER },
+		{ "sddm", 0, 0, 0, 1, 0, 0, HOST_OTHER },
+		{ "kde", 0, 0, 0, 0, 1, 0, HOST_OTHER },
+		{ "sudo", 0, 1, 0, 0, 0, 0, HOST_SUDO },
+		{ "sudo-i", 0, 1, 0, 0, 0, 0, HOST_SUDO },
+		{ "sudoedit", 0, 1, 0, 0, 0, 0, HOST_OTHER },
+		{ "sudo-custom", 0, 1, 0, 0, 0, 0, HOST_OTHER },
+		{ "doas", 0, 0, 0, 0, 0, 0, HOST_DOAS },
+		{ "su", 0, 0, 0, 0, 0, 0, HOST_SU },
+		{ "su-l", 0, 0, 0, 0, 0, 0, HOST_SU },
+		{ "polkit-1", 0, 0, 0, 0, 0, 0, HOST_OTHER },
+		{ "gdm-autologin", 0, 0, 0, 0, 0, 0, HOST_OTHER },
+		{ "vlock", 0, 0, 0, 0, 0, 0, HOST_OTHER },
+		{ "pseudo", 0, 0, 0, 0, 0, 0, HOST_OTHER },
+		{ "SUDO", 0, 0, 0, 0, 0, 0, HOST_OTHER },
+		{ "Login", 0, 0, 0, 0, 0, 0, HOST_OTHER },
+		{ "lightdm-greeter", 0, 0, 0, 0, 0, 0, HOST_OTHER },
+		{ "su-", 0, 0, 0, 0, 0, 0, HOST_OTHER },
+		{ "", 0, 0, 0, 0, 0, 0, HOST_OTHER },
+	};
+	int bad = 0;
+
+	for (size_t i = 0; i < sizeof(rows) / sizeof(rows[0]); i++) {
+		const char *s = rows[i].service;
+
+		if (client_asks_first(s) != rows[i].asks_first ||
+		    client_needs_terminal(s) != rows[i].needs_terminal ||
+		    client_keeps_one_message(s) != rows[i].one_message ||
+		    client_starts_session(s) != rows[i].starts_session ||
+		    client_password_only(s) != rows[i].password_only ||
+		    client_hides_info(s) != rows[i].hides_info || client_host(s) != rows[i].host) {
+			bad++;
+			printf("FAIL - the answers for '%s': %d %d %d %d %d %d host %d\n", s,
+			       client_asks_first(s), client_needs_terminal(s),
+			       client_keeps_one_message(s), client_starts_session(s),
+			       client_password_only(s), client_hides_info(s), (int)client_host(s));
+		}
+	}
+	if (bad == 0) {
+		passed++;
+		printf("ok   - every service's answers, and its neighbours' (none)\n");
+	} else {
+		failed++;
+	}
+}
+
 int main(void)
 {
 	static const char *const i3lock[] = { "i3lock", NULL };
@@ -126,6 +193,7 @@ int main(void)
 	check_needs_terminal();
 	check_password_only();
 	check_hides_info();
+	check_every_answer();
 	printf("%d passed, %d failed\n", passed, failed);
 	return failed == 0 ? 0 : 1;
 }

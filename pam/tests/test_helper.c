@@ -375,8 +375,28 @@ static void test_helpers(void)
 		printf("could not remove %s\n", dir);
 }
 
+/*
+ * The language of the user's messages (contract.h; the Swift side's test is
+ * Tests/TouchAuthPlatformTests/GettextTests.swift): glibc's order, an empty
+ * value unset, a value the filter refuses passed over.
+ */
+static void test_messages_locale(void)
+{
+	const char *de = "de_DE.UTF-8", *fr = "fr_FR.UTF-8", *zh = "zh_CN.UTF-8";
+
+	expect(ta_messages_locale(de, fr, zh) == de, "messages: LC_ALL first");
+	expect(ta_messages_locale(NULL, fr, zh) == fr, "messages: then LC_MESSAGES");
+	expect(ta_messages_locale("", "", zh) == zh,
+	       "messages: an empty value is unset; then LANG");
+	expect(ta_messages_locale(NULL, NULL, NULL) == NULL, "messages: none set: English");
+	expect(ta_messages_locale("../../tmp/x", "/etc", zh) == zh,
+	       "messages: a path is passed over");
+	expect(ta_messages_locale("de DE", NULL, NULL) == NULL, "messages: refused by the filter");
+}
+
 int main(void)
 {
+	test_messages_locale();
 	test_write_epipe();
 	test_write_deadline();
 	if (geteuid() == 0)
