@@ -27,6 +27,14 @@
 /* The request's `display` line: a name that looks like an X display, else none is sent. */
 #define TA_DISPLAY_MAX	 64
 #define TA_DISPLAY_CHARS "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789:._-"
+/* A request's display is sent (module) and taken (helper) only when this holds. */
+static inline bool ta_display_ok(const char *display)
+{
+	size_t len = strlen(display);
+
+	return len >= 1 && len <= TA_DISPLAY_MAX && strspn(display, TA_DISPLAY_CHARS) == len;
+}
+
 /* The reply's `overlap` line: a pid, 1 to the kernel's PID_MAX_LIMIT. */
 #define TA_PID_MAX 4194304
 

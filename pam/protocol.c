@@ -112,9 +112,7 @@ int request_approve(struct request *r, const char *program, const char *kind, co
 
 int request_display(struct request *r, const char *display)
 {
-	size_t len = strlen(display);
-
-	if (len < 1 || len > TA_DISPLAY_MAX || strspn(display, TA_DISPLAY_CHARS) != len)
+	if (!ta_display_ok(display))
 		return -1;
 	return append_line(r, "display ", display);
 }

@@ -15,7 +15,7 @@ public enum WireProtocol {
     public static let maxArguments = Int(TA_REQUEST_ARGS_MAX)
     public static let maxReplyLines = Int(TA_REPLY_LINES_MAX)
     public static let maxTextBytes = Int(TA_TEXT_MAX)
-    /// The `display` line's value: at most this many bytes, of `displayCharacters` only.
+    /// The `display` line's bounds (the rule: contract.h `ta_display_ok`), for tests and the fuzzer.
     public static let maxDisplayBytes = Int(TA_DISPLAY_MAX)
     public static let displayCharacters = Set(TA_DISPLAY_CHARS.utf8)
     /// The `overlap` line's pid: 1 to the kernel's PID_MAX_LIMIT.
@@ -114,9 +114,8 @@ public struct Request: Equatable, Sendable {
         }
         var display: String?
         if let value = text[first].value(after: "display ") {
-            guard (1...WireProtocol.maxDisplayBytes).contains(value.utf8.count),
-                value.utf8.allSatisfy({ WireProtocol.displayCharacters.contains($0) })
-            else { throw .malformed(line: first + 1) }
+            // The rule is contract.h's; a NUL would hide the rest of the value from it.
+            guard !value.utf8.contains(0), ta_display_ok(value) else { throw .malformed(line: first + 1) }
             display = value
             first += 1
         }
