@@ -352,34 +352,34 @@ static void check_sticky(void)
 	      "sticky error", "feed after error", "recovered");
 }
 
-/* The strikes line is kept for the audit line: N when given, -1 without one. */
-static int strikes_of(const char *in)
+/* Feeds a whole reply; the parser's verdict at its end. */
+static enum reply_event parse_whole(struct reply_parser *p, const char *in)
 {
-	struct reply_parser p;
 	size_t used;
 	const char *text;
 	size_t pos = 0, len = strlen(in);
 
-	reply_init(&p);
+	reply_init(p);
 	while (pos < len &&
-	       reply_feed(&p, in + pos, len - pos, &used, &text) != REPLY_PROTOCOL_ERROR)
+	       reply_feed(p, in + pos, len - pos, &used, &text) != REPLY_PROTOCOL_ERROR)
 		pos += used;
-	return reply_finish(&p) == REPLY_DONE ? p.strikes : -2;
+	return reply_finish(p);
+}
+
+/* The strikes line is kept for the audit line: N when given, -1 without one. */
+static int strikes_of(const char *in)
+{
+	struct reply_parser p;
+
+	return parse_whole(&p, in) == REPLY_DONE ? p.strikes : -2;
 }
 
 /* The overlap line's pid for the audit line: the pid, 0 without one, -2 for a bad reply. */
 static int overlap_of(const char *in)
 {
 	struct reply_parser p;
-	size_t used;
-	const char *text;
-	size_t pos = 0, len = strlen(in);
 
-	reply_init(&p);
-	while (pos < len &&
-	       reply_feed(&p, in + pos, len - pos, &used, &text) != REPLY_PROTOCOL_ERROR)
-		pos += used;
-	return reply_finish(&p) == REPLY_DONE ? p.overlap : -2;
+	return parse_whole(&p, in) == REPLY_DONE ? p.overlap : -2;
 }
 
 static void check_overlap(void)
