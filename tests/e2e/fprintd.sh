@@ -77,27 +77,12 @@ kill $SILENT; wait $SILENT 2>/dev/null; rm -f /run/dbus/system_bus_socket
 mkdir "$T/services"
 printf '#!/bin/sh\necho started >> %s/activated\n' "$T" > "$T/fake-fprintd"; chmod 0755 "$T/fake-fprintd"
 printf '[D-BUS Service]\nName=net.reactivated.Fprint\nExec=%s/fake-fprintd\n' "$T" > "$T/services/net.reactivated.Fprint.service"
-# A bus that starts services itself (no <type>system</type>: no setuid launch helper), with a
-# service file for fprintd's name whose program only says it ran; the policy is private_bus's.
-cat > "$T/activating.conf" <<CONF
-<!DOCTYPE busconfig PUBLIC "-//freedesktop//DTD D-BUS Bus Configuration 1.0//EN"
- "http://www.freedesktop.org/standards/dbus/1.0/busconfig.dtd">
-<busconfig>
-  <listen>unix:path=/run/dbus/system_bus_socket</listen>
-  <servicedir>$T/services</servicedir>
-  <auth>EXTERNAL</auth>
-  <policy context="default">
-    <allow user="*"/> <allow own="*"/>
-    <allow send_type="method_call"/> <allow send_type="signal"/>
-    <allow send_type="method_return"/> <allow send_type="error"/>
-    <allow receive_type="method_call"/> <allow receive_type="signal"/>
-    <allow receive_type="method_return"/> <allow receive_type="error"/>
-  </policy>
-</busconfig>
-CONF
-dbus-daemon --config-file="$T/activating.conf" --nofork > "$T/activating.log" 2>&1 & ABUS=$!
-PIDS+=($ABUS)
-for _ in $(seq 100); do [ -S /run/dbus/system_bus_socket ] && break; sleep 0.05; done
+# A bus that starts services itself, with a service file for fprintd's name whose program only
+# says it ran.
+mkdir "$T/abus"
+source "$E2E/private_bus.sh"
+private_bus "$T/abus" unused unix:path=/run/dbus/system_bus_socket "$T/services"
+ABUS=${PIDS[-1]}
 pam bound "$TUSER" "" "SCAN ta-rl"
 check "a bus where fprintd is activatable but not running: the prompt grants with the finger" \
     eval 'succeeded && no_password_prompt'
@@ -107,7 +92,6 @@ kill $ABUS; wait $ABUS 2>/dev/null; rm -f /run/dbus/system_bus_socket
 
 echo "# a private system bus, polkit (dbusmock), fprintd"
 FPSOCK="$T/fprintd-vdev.sock"   # fprintd's virtual sensor; the helper's is $SOCK
-source "$E2E/private_bus.sh"
 private_bus "$T" "touchauth-e2e-$$" unix:path=/run/dbus/system_bus_socket
 export DBUS_SYSTEM_BUS_ADDRESS=$BUS
 /usr/bin/python3 -m dbusmock --system --template polkitd > "$T/polkit.log" 2>&1 &

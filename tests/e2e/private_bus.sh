@@ -1,17 +1,19 @@
 # SPDX-License-Identifier: Apache-2.0
 # shellcheck shell=bash
-# private_bus DIR NAME [ADDRESS]: starts a private "system" D-Bus (for fprintd and polkit)
+# private_bus DIR NAME [ADDRESS [SERVICEDIR]]: starts a private "system" D-Bus (for fprintd and polkit)
 # listening on the abstract socket NAME (polkitd drops to its own user and could not reach a
 # socket inside a root 0700 dir), or on ADDRESS (fprintd.sh: the system bus's own path, under a
-# tmpfs of its mount namespace). Appends dbus-daemon's pid to PIDS (the caller stops it) and sets
+# tmpfs of its mount namespace). With SERVICEDIR, a bus that starts the services named there
+# itself (no <type>system</type>: no setuid launch helper). Appends dbus-daemon's pid to PIDS (the caller stops it) and sets
 # BUS to the address; fails when the bus did not come up (its log is DIR/bus.log).
 private_bus() {
-    local dir=$1 listen=${3:-unix:abstract=$2}
+    local dir=$1 listen=${3:-unix:abstract=$2} kind="<type>system</type>"
+    [ -n "${4:-}" ] && kind="<servicedir>$4</servicedir>"
     cat > "$dir/bus.conf" <<CONF
 <!DOCTYPE busconfig PUBLIC "-//freedesktop//DTD D-BUS Bus Configuration 1.0//EN"
  "http://www.freedesktop.org/standards/dbus/1.0/busconfig.dtd">
 <busconfig>
-  <type>system</type>
+  $kind
   <listen>$listen</listen>
   <auth>EXTERNAL</auth>
   <policy context="default">
