@@ -33,10 +33,4 @@ extension Evaluation {
             "\(readers.count) reader(s)" + readers.map { ", \($0.name)\($0.scanning ? " scanning" : " idle")" }.joined()
         }
     }
-
-    static func monotonicMicroseconds() -> Int {
-        var now = timespec()
-        clock_gettime(CLOCK_MONOTONIC, &now)
-        return now.tv_sec * 1_000_000 + now.tv_nsec / 1000
-    }
 }

@@ -299,10 +299,12 @@ struct Evaluation {
         }
     }
 
-    static func monotonicMilliseconds() -> Int {
+    static func monotonicMilliseconds() -> Int { monotonicMicroseconds() / 1000 }
+
+    static func monotonicMicroseconds() -> Int {
         var now = timespec()
         clock_gettime(CLOCK_MONOTONIC, &now)
-        return now.tv_sec * 1000 + now.tv_nsec / 1_000_000
+        return now.tv_sec * 1_000_000 + now.tv_nsec / 1000
     }
 
     func say(_ line: ScanLoop.Line) {
