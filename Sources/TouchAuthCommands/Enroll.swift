@@ -11,10 +11,7 @@ enum Enroll {
     static func run(_ options: Options) throws(CommandError) {
         let (user, _) = try Caller.target(options, "enroll", denied: translatable("only root may enroll another user"))
         try Caller.requireRoot("enroll")
-        let fingerName = options.finger ?? Finger.rightIndex.name
-        guard let finger = Finger(name: fingerName) else {
-            throw .usage(tr("enroll: unknown finger '\(fingerName)' (one of: \(Finger.allCases.map(\.name).joined(separator: ", ")))"))
-        }
+        let finger = try Enroll.finger(named: options.finger ?? Finger.rightIndex.name)
         let config = try Config.load(configPath: options.config)
         Sensor.configure(config)
         let context = Context()
@@ -44,6 +41,29 @@ enum Enroll {
         if let old, device.hasStorage, device.canDeleteStorage {
             try? device.deleteStored(old, cancellable)
         }
+        let print = try scan(device, finger, user, cancellable)
+        let path: String
+        do {
+            path = try store.save(print, user: user, finger: finger, device: device)
+        } catch {
+            // No host file, no chip copy: the chip must not keep a print nobody can delete.
+            if device.hasStorage, device.canDeleteStorage { try? device.deleteStored(print, Cancellable()) }
+            throw error
+        }
+        Syslog.log(LOG_NOTICE, "\(user): \(finger.name) enrolled on \(Sensor.label(device))")
+        Files.write(tr("Enrolled \(finger.name) for \(user) (\(path))") + "\n", to: 1)
+    }
+
+    /// The finger `--finger` names (the right index when none is given).
+    static func finger(named name: String) throws(CommandError) -> Finger {
+        guard let finger = Finger(name: name) else {
+            throw .usage(tr("enroll: unknown finger '\(name)' (one of: \(Finger.allCases.map(\.name).joined(separator: ", ")))"))
+        }
+        return finger
+    }
+
+    /// Scans until the sensor has all its stages, showing each; a failed scan stores nothing.
+    static func scan(_ device: Device, _ finger: Finger, _ user: UserName, _ cancellable: Cancellable) throws(CommandError) -> Print {
         let stages = device.enrollStages
         let terminal = isatty(1) != 0
         Files.write(tr("Enrolling \(finger.name) for \(user) on \(device.name) (\(Sensor.label(device)))") + "\n", to: 1)
@@ -76,15 +96,6 @@ enum Enroll {
             }
         }
         if terminal { Files.write("\n", to: 1) }
-        let path: String
-        do {
-            path = try store.save(print, user: user, finger: finger, device: device)
-        } catch {
-            // No host file, no chip copy: the chip must not keep a print nobody can delete.
-            if device.hasStorage, device.canDeleteStorage { try? device.deleteStored(print, Cancellable()) }
-            throw error
-        }
-        Syslog.log(LOG_NOTICE, "\(user): \(finger.name) enrolled on \(Sensor.label(device))")
-        Files.write(tr("Enrolled \(finger.name) for \(user) (\(path))") + "\n", to: 1)
+        return print
     }
 }
