@@ -232,66 +232,89 @@ static int in_list(const char *const *list, const char *name, size_t len)
 	return 0;
 }
 
-static int parse_sudo(int argc, char *const argv[], int complete, struct approval *a)
+/* What sudo's options change in what is approved. */
+struct sudo_options {
+	const char *target;
+	int shell, edit;
+};
+
+/*
+ * A long option of sudo (argv[*i], after "--"): what it changes in *o.  -1:
+ * one only the whole line describes, or its value is missing.
+ */
+static int sudo_long_option(struct sudo_options *o, int argc, char *const argv[], int *i)
 {
-	const char *target = "root", *base = strrchr(argv[0], '/');
-	int shell = 0, edit = strcmp(base != NULL ? base + 1 : argv[0], "sudoedit") == 0, i;
+	const char *name = argv[*i] + 2, *eq = strchr(name, '='), *value;
+	size_t len = eq != NULL ? (size_t)(eq - name) : strlen(name);
 
-	for (i = 1; i < argc && option_word(argv, &i); i++) {
-		const char *arg = argv[i], *value = NULL;
+	if (len == 5 && strncmp(name, "login", 5) == 0 && eq == NULL) {
+		o->shell = 1;
+	} else if (len == 5 && strncmp(name, "shell", 5) == 0 && eq == NULL) {
+		o->shell = 1;
+	} else if (len == 4 && strncmp(name, "edit", 4) == 0 && eq == NULL) {
+		o->edit = 1;
+	} else if (in_list(sudo_long_flags, name, len)) {
+		if (eq != NULL && strncmp(name, "preserve-env", len) != 0)
+			return -1;
+	} else if (in_list(sudo_long_with_value, name, len)) {
+		value = eq != NULL ? eq + 1 : *i + 1 < argc ? argv[++*i] : NULL;
+		if (value == NULL)
+			return -1;
+		if (len == 4 && strncmp(name, "user", 4) == 0)
+			o->target = value;
+	} else {
+		return -1;
+	}
+	return 0;
+}
 
-		if (arg[1] == '-') {
-			const char *name = arg + 2, *eq = strchr(name, '=');
-			size_t len = eq != NULL ? (size_t)(eq - name) : strlen(name);
+/* A word of sudo's short options (argv[*i]): what its letters change in *o; -1 as above. */
+static int sudo_letters(struct sudo_options *o, int argc, char *const argv[], int *i)
+{
+	for (const char *p = argv[*i] + 1; *p != '\0'; p++) {
+		char letter = *p;
+		const char *value;
 
-			if (len == 5 && strncmp(name, "login", 5) == 0 && eq == NULL) {
-				shell = 1;
-			} else if (len == 5 && strncmp(name, "shell", 5) == 0 && eq == NULL) {
-				shell = 1;
-			} else if (len == 4 && strncmp(name, "edit", 4) == 0 && eq == NULL) {
-				edit = 1;
-			} else if (in_list(sudo_long_flags, name, len)) {
-				if (eq != NULL && strncmp(name, "preserve-env", len) != 0)
-					return whole_line(a, argc, argv, complete);
-			} else if (in_list(sudo_long_with_value, name, len)) {
-				value = eq != NULL ? eq + 1 : i + 1 < argc ? argv[++i] : NULL;
-				if (value == NULL)
-					return whole_line(a, argc, argv, complete);
-				if (len == 4 && strncmp(name, "user", 4) == 0)
-					target = value;
-			} else {
-				return whole_line(a, argc, argv, complete);
-			}
+		if (strchr(SUDO_WHOLE_LINE, letter) != NULL)
+			return -1;
+		if (letter == 'i' || letter == 's') {
+			o->shell = 1;
 			continue;
 		}
-		for (const char *p = arg + 1; *p != '\0'; p++) {
-			char letter = *p;
-
-			if (strchr(SUDO_WHOLE_LINE, letter) != NULL)
-				return whole_line(a, argc, argv, complete);
-			if (letter == 'i' || letter == 's') {
-				shell = 1;
-				continue;
-			}
-			if (letter == 'e') {
-				edit = 1;
-				continue;
-			}
-			if (short_option(SUDO_WITH_VALUE, SUDO_FLAGS, letter, argc, argv, &i, &p,
-					 &value) != 0)
-				return whole_line(a, argc, argv, complete);
-			if (letter == 'u')
-				target = value;
+		if (letter == 'e') {
+			o->edit = 1;
+			continue;
 		}
+		if (short_option(SUDO_WITH_VALUE, SUDO_FLAGS, letter, argc, argv, i, &p, &value))
+			return -1;
+		if (letter == 'u')
+			o->target = value;
 	}
-	set_user(a, target);
-	if (edit) {
-		if (i >= argc || shell)
+	return 0;
+}
+
+static int parse_sudo(int argc, char *const argv[], int complete, struct approval *a)
+{
+	const char *base = strrchr(argv[0], '/');
+	struct sudo_options o = { "root", 0,
+				  strcmp(base != NULL ? base + 1 : argv[0], "sudoedit") == 0 };
+	int i;
+
+	for (i = 1; i < argc && option_word(argv, &i); i++) {
+		int whole = argv[i][1] == '-' ? sudo_long_option(&o, argc, argv, &i)
+					      : sudo_letters(&o, argc, argv, &i);
+
+		if (whole != 0)
+			return whole_line(a, argc, argv, complete);
+	}
+	set_user(a, o.target);
+	if (o.edit) {
+		if (i >= argc || o.shell)
 			return whole_line(a, argc, argv, complete);
 		a->kind = "edit";
 	} else if (i < argc) {
 		a->kind = "command"; /* with -i or -s, run through the target's shell */
-	} else if (shell) {
+	} else if (o.shell) {
 		a->kind = "shell";
 		a->text[0] = '\0';
 		return 0;
