@@ -69,18 +69,7 @@ public struct Request: Equatable, Sendable {
 
     /// Parses the request bytes, which must end right after `end\n`.
     public static func parse(_ bytes: [UInt8]) throws(Request.Error) -> Request {
-        var lines = bytes.split(separator: UInt8(ascii: "\n"), omittingEmptySubsequences: false)
-        guard lines.last?.isEmpty == true else { throw .incomplete }
-        lines.removeLast()
-        guard lines.count <= WireProtocol.maxRequestLines else { throw .tooLong }
-        var text: [String] = []
-        for (index, line) in lines.enumerated() {
-            guard line.count < WireProtocol.maxLineBytes,
-                !line.contains(where: { $0 < 0x20 || $0 == 0x7f }),
-                let string = String(validating: line, as: UTF8.self)
-            else { throw .malformed(line: index + 1) }
-            text.append(string)
-        }
+        let text = try lines(bytes)
         // Fixed shape: header, user, service, fallback, [columns], [messages], [approve], [display],
         // arg*, end.
         guard text.count >= 5 else { throw .incomplete }
@@ -92,32 +81,17 @@ public struct Request: Equatable, Sendable {
         }
         guard text[text.count - 1] == "end" else { throw .incomplete }
         var first = 4
-        var columns: Int?
-        if let value = text[first].value(after: "columns ") {
+        let columns = try optionalLine("columns ", text, &first) { value in
             guard value.utf8.count <= 4, value.utf8.allSatisfy({ $0 >= 0x30 && $0 <= 0x39 }),
                 let number = Int(value), WireProtocol.columns.contains(number)
-            else { throw .malformed(line: first + 1) }
-            columns = number
-            first += 1
+            else { return nil }
+            return number
         }
-        var oneMessage = false
-        if let value = text[first].value(after: "messages ") {
-            guard value == "one" else { throw .malformed(line: first + 1) }
-            oneMessage = true
-            first += 1
-        }
-        var approval: Approval?
-        if let value = text[first].value(after: "approve ") {
-            guard let parsed = Approval(line: value) else { throw .malformed(line: first + 1) }
-            approval = parsed
-            first += 1
-        }
-        var display: String?
-        if let value = text[first].value(after: "display ") {
+        let oneMessage = try optionalLine("messages ", text, &first) { $0 == "one" ? true : nil } ?? false
+        let approval = try optionalLine("approve ", text, &first, Approval.init(line:))
+        let display = try optionalLine("display ", text, &first) { value in
             // The rule is contract.h's; a NUL would hide the rest of the value from it.
-            guard !value.utf8.contains(0), ta_display_ok(value) else { throw .malformed(line: first + 1) }
-            display = value
-            first += 1
+            !value.utf8.contains(0) && ta_display_ok(value) ? value : nil
         }
         var arguments: [String] = []
         for index in first..<(text.count - 1) {
@@ -131,6 +105,34 @@ public struct Request: Equatable, Sendable {
         return Request(
             user: user, service: service, fallback: fallback, arguments: arguments,
             columns: columns, oneMessage: oneMessage, approval: approval, display: display)
+    }
+
+    /// The request's lines, each under the line limit, without control bytes, valid UTF-8.
+    private static func lines(_ bytes: [UInt8]) throws(Request.Error) -> [String] {
+        var lines = bytes.split(separator: UInt8(ascii: "\n"), omittingEmptySubsequences: false)
+        guard lines.last?.isEmpty == true else { throw .incomplete }
+        lines.removeLast()
+        guard lines.count <= WireProtocol.maxRequestLines else { throw .tooLong }
+        var text: [String] = []
+        for (index, line) in lines.enumerated() {
+            guard line.count < WireProtocol.maxLineBytes,
+                !line.contains(where: { $0 < 0x20 || $0 == 0x7f }),
+                let string = String(validating: line, as: UTF8.self)
+            else { throw .malformed(line: index + 1) }
+            text.append(string)
+        }
+        return text
+    }
+
+    /// The optional line at `index`, when it has this prefix: its value parsed, `index` moved
+    /// past it. A value that does not parse makes the request malformed.
+    private static func optionalLine<T>(
+        _ prefix: String, _ text: [String], _ index: inout Int, _ parse: (String) -> T?
+    ) throws(Request.Error) -> T? {
+        guard let value = text[index].value(after: prefix) else { return nil }
+        guard let parsed = parse(value) else { throw .malformed(line: index + 1) }
+        index += 1
+        return parsed
     }
 
     /// The request as the shim writes it (used by tests and by `touchauth` tools that drive
