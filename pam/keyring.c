@@ -106,45 +106,27 @@ static enum keyring_scan scan_line(struct scan *s, char *line, const char *file,
 	return KEYRING_UNLOCKS;
 }
 
-static enum keyring_scan scan_file(struct scan *s, const char *name, int depth)
+/* A file too deep, past the reads, unreadable or too big: the scan says KEYRING_UNKNOWN. */
+static enum keyring_scan unknown_file(struct scan *s, const char *fname)
+{
+	s->unknown = 1;
+	name_copy(s->found->file, fname);
+	return KEYRING_NONE;
+}
+
+/* Logical lines: a comment ends at the line's end, "\\\n" joins two lines. */
+static enum keyring_scan scan_text(struct scan *s, char *text, size_t len, const char *fname,
+				   int depth)
 {
 	enum keyring_scan result = KEYRING_NONE;
-	char fname[KEYRING_NAME_MAX + 1];
-	char *text, *line;
 	unsigned int number = 1, physical = 1;
-	long len;
+	char *line = text;
 	size_t at = 0;
 
-	name_copy(fname, name);
-	if (depth > KEYRING_DEPTH || ++s->reads > KEYRING_READS) {
-		s->unknown = 1;
-		name_copy(s->found->file, fname);
-		return KEYRING_NONE;
-	}
-	text = malloc(KEYRING_FILE_MAX + 1);
-	if (text == NULL) {
-		s->unknown = 1;
-		name_copy(s->found->file, fname);
-		return KEYRING_NONE;
-	}
-	len = s->source->read(s->source->ctx, fname, text, KEYRING_FILE_MAX + 1);
-	if (len == KEYRING_READ_MISSING) {
-		free(text);
-		return KEYRING_NONE;
-	}
-	if (len < 0 || len > KEYRING_FILE_MAX) {
-		s->unknown = 1;
-		name_copy(s->found->file, fname);
-		free(text);
-		return KEYRING_NONE;
-	}
-	text[len] = '\0';
-	/* Logical lines: a comment ends at the line's end, "\\\n" joins two lines. */
-	line = text;
-	while (at <= (size_t)len && result == KEYRING_NONE) {
+	while (at <= len && result == KEYRING_NONE) {
 		char c = text[at];
 
-		if (c == '\\' && at + 1 < (size_t)len && text[at + 1] == '\n') {
+		if (c == '\\' && at + 1 < len && text[at + 1] == '\n') {
 			text[at] = ' ';
 			text[at + 1] = ' ';
 			physical++;
@@ -166,6 +148,33 @@ static enum keyring_scan scan_file(struct scan *s, const char *name, int depth)
 		}
 		at++;
 	}
+	return result;
+}
+
+static enum keyring_scan scan_file(struct scan *s, const char *name, int depth)
+{
+	enum keyring_scan result;
+	char fname[KEYRING_NAME_MAX + 1];
+	char *text;
+	long len;
+
+	name_copy(fname, name);
+	if (depth > KEYRING_DEPTH || ++s->reads > KEYRING_READS)
+		return unknown_file(s, fname);
+	text = malloc(KEYRING_FILE_MAX + 1);
+	if (text == NULL)
+		return unknown_file(s, fname);
+	len = s->source->read(s->source->ctx, fname, text, KEYRING_FILE_MAX + 1);
+	if (len == KEYRING_READ_MISSING) {
+		free(text);
+		return KEYRING_NONE;
+	}
+	if (len < 0 || len > KEYRING_FILE_MAX) {
+		free(text);
+		return unknown_file(s, fname);
+	}
+	text[len] = '\0';
+	result = scan_text(s, text, (size_t)len, fname, depth);
 	free(text);
 	return result;
 }
