@@ -43,7 +43,7 @@ int client_starts_session(const char *service);
  * 1 when SERVICE is the password conversation of a display manager that runs
  * the fingerprint in a conversation of its own beside it: GDM's gdm-password
  * (gdm-fingerprint beside it), Plasma's kde (kde-fingerprint). The module steps aside there, so
- * that the password field is up at once; the finger is gdm-fingerprint's.
+ * that the password field is up at once; the finger is the other conversation's.
  */
 int client_password_only(const char *service);
 

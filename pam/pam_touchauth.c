@@ -260,11 +260,12 @@ static int attempt_prints(pam_handle_t *pamh, const struct attempt *a)
 {
 	int prints;
 
-	/* GDM's password conversation: the finger is gdm-fingerprint's (clients.h). */
+	/* A display manager's password conversation: the finger is its own stack's (clients.h). */
 	if (client_password_only(a->service)) {
 		if (a->opts.debug)
 			pam_syslog(pamh, LOG_DEBUG,
-				   "GDM's password conversation: the finger is gdm-fingerprint's");
+				   "a password conversation: the finger is its own stack's "
+				   "(gdm-fingerprint, kde-fingerprint)");
 		return 0;
 	}
 	/* Cheapest first: most users a stack sees have no prints (one lstat). */
