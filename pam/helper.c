@@ -58,24 +58,13 @@ static int build_request(pam_handle_t *pamh, const struct helper_call *call, str
 }
 
 /*
- * Write the whole request before the deadline.  The fd is non-blocking so a
- * helper that never reads cannot stall us; SIGPIPE is blocked and, if our
- * write raised it, consumed, so the host never sees it.
+ * The request written before the deadline.  The fd is non-blocking so a
+ * helper that never reads cannot stall us.
  */
-static int write_request(pam_handle_t *pamh, int fd, const char *buf, size_t len,
-			 const struct timespec *deadline)
+static int write_all(pam_handle_t *pamh, int fd, const char *buf, size_t len,
+		     const struct timespec *deadline)
 {
-	sigset_t pipe_set, old_mask, pending;
-	int was_pending, retval = PAM_SUCCESS;
 	size_t off = 0;
-
-	sigemptyset(&pipe_set);
-	sigaddset(&pipe_set, SIGPIPE);
-	pthread_sigmask(SIG_BLOCK, &pipe_set, &old_mask);
-	sigemptyset(&pending);
-	sigpending(&pending);
-	/* A SIGPIPE the host already had pending is the host's, not ours to eat. */
-	was_pending = sigismember(&pending, SIGPIPE);
 
 	while (off < len) {
 		ssize_t w = write(fd, buf + off, len - off);
@@ -92,21 +81,38 @@ static int write_request(pam_handle_t *pamh, int fd, const char *buf, size_t len
 
 			if (ms == 0) {
 				pam_syslog(pamh, LOG_ERR, "helper timed out reading the request");
-				retval = PAM_AUTHINFO_UNAVAIL;
-				break;
+				return PAM_AUTHINFO_UNAVAIL;
 			}
 			if (poll(&pfd, 1, ms) < 0 && errno != EINTR) {
 				pam_syslog(pamh, LOG_ERR, "poll: %m");
-				retval = PAM_SYSTEM_ERR;
-				break;
+				return PAM_SYSTEM_ERR;
 			}
 			continue;
 		}
 		pam_syslog(pamh, LOG_ERR, "cannot write the request to the helper: %m");
-		retval = PAM_AUTHINFO_UNAVAIL;
-		break;
+		return PAM_AUTHINFO_UNAVAIL;
 	}
+	return PAM_SUCCESS;
+}
 
+/*
+ * Write the whole request (write_all) with SIGPIPE blocked and, if our write
+ * raised it, consumed, so the host never sees it.
+ */
+static int write_request(pam_handle_t *pamh, int fd, const char *buf, size_t len,
+			 const struct timespec *deadline)
+{
+	sigset_t pipe_set, old_mask, pending;
+	int was_pending, retval;
+
+	sigemptyset(&pipe_set);
+	sigaddset(&pipe_set, SIGPIPE);
+	pthread_sigmask(SIG_BLOCK, &pipe_set, &old_mask);
+	sigemptyset(&pending);
+	sigpending(&pending);
+	/* A SIGPIPE the host already had pending is the host's, not ours to eat. */
+	was_pending = sigismember(&pending, SIGPIPE);
+	retval = write_all(pamh, fd, buf, len, deadline);
 	if (!was_pending) {
 		struct timespec zero = { 0, 0 };
 
