@@ -31,7 +31,8 @@ package enum PamVerify {
         return 0
     }
 
-    static func evaluate(_ request: Request, send: @escaping (ReplyLine) -> Void) -> Outcome {
+    /// The user the request names and the config to judge it by; nil (logged): `systemCancel`.
+    static func subject(of request: Request) -> (Config, UserName, uid_t)? {
         // A caller that is not root (the setuid helper started by a user) gets the root-owned
         // default config, a few harmless arguments, and its own prints only (Privilege.swift).
         let caller = Privilege.restrictedCaller
@@ -41,13 +42,18 @@ package enum PamVerify {
                 arguments: caller.map { Privilege.filter(request.arguments, caller: $0) } ?? request.arguments)
         } catch {
             Syslog.log(LOG_ERR, "configuration refused: \(error)")
-            return .systemCancel
+            return nil
         }
         guard let (user, uid) = Accounts.lookUp(request.user) else {
             Syslog.log(LOG_ERR, "refusing unknown or malformed user name")
-            return .systemCancel
+            return nil
         }
-        if let caller, !Privilege.mayVerify(request.user, caller: caller) { return .systemCancel }
+        if let caller, !Privilege.mayVerify(request.user, caller: caller) { return nil }
+        return (config, user, uid)
+    }
+
+    static func evaluate(_ request: Request, send: @escaping (ReplyLine) -> Void) -> Outcome {
+        guard let (config, user, uid) = subject(of: request) else { return .systemCancel }
         // `touchauth disable`: the module skips such a user itself when it can see the marker
         // (root); a screen locker's module cannot, so the helper checks too, before the sensor.
         let states = StateStore(directory: config.stateDir)
