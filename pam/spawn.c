@@ -156,6 +156,26 @@ static int default_sigchld(pam_handle_t *pamh, struct spawn *sp)
 	return PAM_SUCCESS;
 }
 
+/* The child's stdin, stdout and stderr: the request and reply pipes, and /dev/null. */
+static int open_pipes(pam_handle_t *pamh, int req[2], int reply[2], int *devnull)
+{
+	if (pipe2(req, O_CLOEXEC) != 0 || pipe2(reply, O_CLOEXEC) != 0) {
+		pam_syslog(pamh, LOG_ERR, "pipe2: %m");
+		return PAM_SYSTEM_ERR;
+	}
+	/* Only our end: the child's end of the pipe is its own file description. */
+	if (fcntl(req[1], F_SETFL, O_NONBLOCK) != 0) {
+		pam_syslog(pamh, LOG_ERR, "fcntl: %m");
+		return PAM_SYSTEM_ERR;
+	}
+	*devnull = open("/dev/null", O_RDWR | O_CLOEXEC);
+	if (*devnull < 0) {
+		pam_syslog(pamh, LOG_ERR, "/dev/null: %m");
+		return PAM_SYSTEM_ERR;
+	}
+	return PAM_SUCCESS;
+}
+
 int spawn_start(pam_handle_t *pamh, const char *path, const char *command, struct spawn *sp)
 {
 	struct helper_env env;
@@ -164,20 +184,8 @@ int spawn_start(pam_handle_t *pamh, const char *path, const char *command, struc
 	pid_t host;
 
 	build_env(&env);
-	if (pipe2(req, O_CLOEXEC) != 0 || pipe2(reply, O_CLOEXEC) != 0) {
-		pam_syslog(pamh, LOG_ERR, "pipe2: %m");
+	if (open_pipes(pamh, req, reply, &devnull) != PAM_SUCCESS)
 		goto out;
-	}
-	/* Only our end: the child's end of the pipe is its own file description. */
-	if (fcntl(req[1], F_SETFL, O_NONBLOCK) != 0) {
-		pam_syslog(pamh, LOG_ERR, "fcntl: %m");
-		goto out;
-	}
-	devnull = open("/dev/null", O_RDWR | O_CLOEXEC);
-	if (devnull < 0) {
-		pam_syslog(pamh, LOG_ERR, "/dev/null: %m");
-		goto out;
-	}
 	if (default_sigchld(pamh, sp) != PAM_SUCCESS)
 		goto out;
 
