@@ -130,36 +130,48 @@ static int keep_args(int argc, const char **argv)
 	return n;
 }
 
-static int arm_recorder(pam_handle_t *pamh, int argc, const char **argv)
+/*
+ * Non-zero when this handle holds a password worth recording: the finger did not
+ * get it here, root runs it, one was typed, and the user has prints to clear.
+ */
+static int password_to_record(pam_handle_t *pamh, int argc, const char **argv,
+			      struct config_values *opts, const char **user)
 {
-	struct config_values opts;
 	struct config_error err;
-	union delay_item current = { .item = NULL }, ours = { .fn = record_at_end };
-	const void *ran = NULL, *service = NULL, *token = NULL;
-	const char *user = NULL;
-	int n;
+	const void *ran = NULL, *token = NULL;
 
 	/* The fingerprint, not a password, got this handle here. */
 	if (pam_get_data(pamh, AUTH_RAN_KEY, &ran) == PAM_SUCCESS && ran != NULL &&
 	    strcmp(ran, AUTH_NOT_MATCHED) != 0)
-		goto out;
-	if (options_load(pamh, argc, argv, &opts, &err) != PAM_SUCCESS)
-		goto out;
-	if (pam_get_user(pamh, &user, NULL) != PAM_SUCCESS || user == NULL ||
-	    check_user(pamh, user, NULL) != PAM_SUCCESS)
-		goto out;
+		return 0;
+	if (options_load(pamh, argc, argv, opts, &err) != PAM_SUCCESS)
+		return 0;
+	if (pam_get_user(pamh, user, NULL) != PAM_SUCCESS || *user == NULL ||
+	    check_user(pamh, *user, NULL) != PAM_SUCCESS)
+		return 0;
 	if (geteuid() != 0)
-		goto out;
+		return 0;
 	/* No password on the handle: whatever authenticates, it is not one. */
 	if (pam_get_item(pamh, PAM_AUTHTOK, &token) != PAM_SUCCESS || token == NULL ||
 	    *(const char *)token == '\0') {
-		if (opts.debug)
+		if (opts->debug)
 			pam_syslog(pamh, LOG_DEBUG, "user %s: no password typed; nothing to record",
-				   user);
-		goto out;
+				   *user);
+		return 0;
 	}
 	/* No prints: the fingerprint is never tried, so there is nothing to clear. */
-	if (!has_print_dir(pamh, &opts, user))
+	return has_print_dir(pamh, opts, *user);
+}
+
+static int arm_recorder(pam_handle_t *pamh, int argc, const char **argv)
+{
+	struct config_values opts;
+	union delay_item current = { .item = NULL }, ours = { .fn = record_at_end };
+	const void *service = NULL;
+	const char *user = NULL;
+	int n;
+
+	if (!password_to_record(pamh, argc, argv, &opts, &user))
 		goto out;
 	if (pam_get_item(pamh, PAM_SERVICE, &service) != PAM_SUCCESS || service == NULL ||
 	    strlen(service) >= sizeof(armed.service) || strlen(user) >= sizeof(armed.user))
