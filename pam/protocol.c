@@ -158,6 +158,22 @@ static int has_prefix(const char *s, const char *prefix, size_t plen)
 	return strncmp(s, prefix, plen) == 0;
 }
 
+/* `strikes N`: for the audit line only, it never changes the outcome; 0 to 9999. */
+static enum reply_event parse_strikes(struct reply_parser *p, const char *digits)
+{
+	size_t n = strlen(digits);
+	int v = 0;
+
+	if (p->strikes >= 0)
+		return fail(p, "second strikes line");
+	if (n < 1 || n > 4 || strspn(digits, "0123456789") != n)
+		return fail(p, "bad strikes");
+	for (size_t i = 0; i < n; i++)
+		v = v * 10 + (digits[i] - '0');
+	p->strikes = v;
+	return REPLY_NEED_MORE;
+}
+
 /* `overlap PID`: for the audit line only; a pid as the kernel writes one (1 to TA_PID_MAX). */
 static enum reply_event parse_overlap(struct reply_parser *p, const char *digits)
 {
@@ -200,21 +216,8 @@ static enum reply_event parse_line(struct reply_parser *p, const char **text)
 		return is_info ? REPLY_INFO : REPLY_ERROR_MSG;
 	}
 
-	if (has_prefix(p->line, strikes_prefix, sizeof(strikes_prefix) - 1)) {
-		const char *digits = p->line + sizeof(strikes_prefix) - 1;
-		size_t n = strlen(digits);
-		int v = 0;
-
-		/* For the audit line only: it never changes the outcome. */
-		if (p->strikes >= 0)
-			return fail(p, "second strikes line");
-		if (n < 1 || n > 4 || strspn(digits, "0123456789") != n)
-			return fail(p, "bad strikes");
-		for (size_t i = 0; i < n; i++)
-			v = v * 10 + (digits[i] - '0');
-		p->strikes = v;
-		return REPLY_NEED_MORE;
-	}
+	if (has_prefix(p->line, strikes_prefix, sizeof(strikes_prefix) - 1))
+		return parse_strikes(p, p->line + sizeof(strikes_prefix) - 1);
 
 	if (has_prefix(p->line, overlap_prefix, sizeof(overlap_prefix) - 1))
 		return parse_overlap(p, p->line + sizeof(overlap_prefix) - 1);
