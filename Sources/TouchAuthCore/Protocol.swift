@@ -81,7 +81,7 @@ public struct Request: Equatable, Sendable {
         }
         guard text[text.count - 1] == "end" else { throw .incomplete }
         var first = 4
-        let columns = try optionalLine("columns ", text, &first) { value in
+        let columns: Int? = try optionalLine("columns ", text, &first) { value in
             guard value.utf8.count <= 4, value.utf8.allSatisfy({ $0 >= 0x30 && $0 <= 0x39 }),
                 let number = Int(value), WireProtocol.columns.contains(number)
             else { return nil }
@@ -89,7 +89,7 @@ public struct Request: Equatable, Sendable {
         }
         let oneMessage = try optionalLine("messages ", text, &first) { $0 == "one" ? true : nil } ?? false
         let approval = try optionalLine("approve ", text, &first, Approval.init(line:))
-        let display = try optionalLine("display ", text, &first) { value in
+        let display: String? = try optionalLine("display ", text, &first) { value in
             // The rule is contract.h's; a NUL would hide the rest of the value from it.
             !value.utf8.contains(0) && ta_display_ok(value) ? value : nil
         }
