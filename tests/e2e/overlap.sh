@@ -14,6 +14,9 @@
 #      one with PAM_XDISPLAY and no terminal is named by its display, and the module's audit
 #      lines of both name both helpers' pids.
 # The registry is the sandbox's own /run/touchauth (tests/e2e/sandbox.sh).
+# The common setup (users, prints, the sudo namespace and its tmux windows a and b, the syslog
+# capture) is shared; each case (case_ of lib.sh) starts from a fresh state file and ends its own
+# sudo and helpers, so it passes alone and `scripts/test.sh overlap:REGEX` runs only what it picks.
 source "$(dirname "$0")/lib.sh"
 
 for tool in tmux sudo script unshare setpriv pamtester socat; do
@@ -27,14 +30,13 @@ make_user "$TUSER" "$TPASS"
 make_user "$OTHER" "$TPASS"
 TUID=$(id -u "$TUSER")
 CONF="$T/touchauth.conf"
-STATE_DIR="$T/state"
+STATE_DIR="$STATE"   # (the kit's strikes and fresh_state read it: tests/e2e/kit/state.sh)
 mkdir -m 0700 "$STATE_DIR"
 source "$E2E/ttykit.sh"
 conf "lockout_threshold=1000"
 enroll "$TUSER" right-index-finger tu-right-index
 enroll "$OTHER" right-index-finger ot-right-index
 check "(setup) both users enrolled" test -f "$T/prints/$TUSER/virtual_device/0/7" -a -f "$T/prints/$OTHER/virtual_device/0/7"
-strikes() { sed -n 's/^strikes //p' "$STATE_DIR/$TUID" 2>/dev/null | grep . || echo 0; }
 entries() { ls "$REG" 2>/dev/null | grep -v '^lock$' | tr '\n' ' '; }
 
 LINE="auth [success=done abort=die default=ignore] $MODULE config=$CONF debug"
@@ -98,49 +100,31 @@ run() {
 # ctrl_c WINDOW NAME: Ctrl-C at sudo's password prompt, until NAME's exit status is written.
 ctrl_c() { tm send-keys -t "t:$1" C-c; wait_file "$W/u/$2.rc"; }
 
-echo "# 1. two sudo of one user: the second starts while the first is armed"
-run a A "sudo touch $W/u/ran-a"
-wait_for a "$HINT"
-HA=$(helper_pid a)
-OUT="helper ${HA:-none}; registry: $(entries)"
-check "(setup) a: the prompt is up, its helper's entry in $REG" eval '[ -n "$HA" ] && [ -f "$REG/$HA" ]'
-OUT=$(stat -c '%a %U' "$REG" "$REG/$HA" 2> /dev/null | tr '\n' ' ')
-check "the registry is root's alone (directory 700, entry 600): $OUT" test "$OUT" = "700 root 600 root "
-OUT=$("$HELPER" status "$TUSER" --config "$CONF" 2>&1)
-check "touchauth status lists the armed request: its line, terminal, wait and pids" \
-    grep -qE "^  armed: sudo wants to run as root: touch $W/u/ran-a \(pts/[0-9]+, [0-9]+ s; uid $TUID, pid $HA, host [0-9]+\)$" <<<"$OUT"
-OUT=$("$HELPER" status "$TUSER" --config "$CONF" --json 2>&1)
-check "touchauth status --json too" \
-    grep -qE "\"armed\":\[\{\"pid\":$HA,\"host\":[0-9]+,\"uid\":$TUID,\"where\":\"pts/[0-9]+\",\"line\":\"sudo wants to run as root: touch $W/u/ran-a\",\"seconds\":[0-9]+\}\]" <<<"$OUT"
-OUT=$("$HELPER" doctor --config "$CONF" 2>&1)
-check "touchauth doctor says the rule is in force (one armed now)" \
-    has "OK   one request: a reader is armed for one request at a time (/run/touchauth root 0700; armed now: 1)"
-run b B "sudo touch $W/u/ran-b"
-wait_for b "$SUDO_PW"
-wait_for a "$SUDO_PW"
-OUT=$(screen b)
-check "b (new) goes to its password and names a's command, terminal and wait" \
-    eval 'has "$SUDO_PW" && grep -qE "${WAITING}sudo wants to run as root: touch $W/u/ran-a \\(pts/[0-9]+, [0-9]+ s\\)\\. Use your password\\." <<<"$OUT"'
-check "b never showed the fingerprint prompt" lacks "$PROMPT"
-OUT=$(screen a)
-check "a (armed) goes to its password and names b's command and terminal" \
-    eval 'has "$SUDO_PW" && grep -qE "${ASKED}[0-9]+ s: sudo wants to run as root: touch $W/u/ran-b \\(pts/[0-9]+\\)\\. Use your password\\." <<<"$OUT"'
-echo "#   a said: $(screen a | grep -F "$ASKED")"
-echo "#   b said: $(screen b | grep -F "$WAITING")"
-OUT="strikes: $(strikes)"
-check "no strike on disk (a's scan cancelled and refunded, b never charged)" test "$(strikes)" = 0
-for i in $(seq 500); do no_helper_left a && no_helper_left b && [ -z "$(entries)" ] && break; sleep 0.01; done
-OUT="registry: $(entries)"
-check "the sensor closed: no helper left under a or b, the registry empty" \
-    eval 'no_helper_left a && no_helper_left b && [ -z "$(entries)" ]'
+# arm_sudo WINDOW: `sudo touch $W/u/ran-WINDOW` in window a or b (its exit status to A.rc or
+# B.rc, its marker removed first), until its fingerprint prompt is up.
+arm_sudo() {
+    rm -f "$W/u/ran-$1"
+    run "$1" "${1^^}" "sudo touch $W/u/ran-$1"
+    wait_for "$1" "$HINT"
+}
+# armed_then FILE REQUEST...: a sudo armed in window a (HA its helper), then REQUEST (no input)
+# while it waits; what REQUEST printed is in FILE and OUT (cases 4a and 4b).
+armed_then() {
+    local file=$1; shift
+    arm_sudo a
+    HA=$(helper_pid a)
+    "$@" < /dev/null > "$file" 2>&1
+    OUT=$(cat "$file")
+}
+# sudo_screen WINDOW: once the window's sudo shows its password prompt, OUT is its screen.
+sudo_screen() { wait_for "$1" "$SUDO_PW"; OUT=$(screen "$1"); }
+# touch_finger WINDOW: the enrolled finger's touch, until the window's command has ended.
+touch_finger() { python3 "$E2E/vsensor.py" "$SOCK" "$FINGER" > /dev/null; wait_file "$W/u/${1^^}.rc"; }
 # logged_re REGEX: a line of $T/syslog matches within 5 s (logged, for a pattern).
 logged_re() {
     local deadline=$(($(now_ms) + 5000))
     until grep -qE -- "$1" "$T/syslog"; do [ "$(now_ms)" -lt "$deadline" ] || return 1; sleep 0.02; done
 }
-check "both logged with both pids (each helper's line names its own and the other's, and the hosts')" \
-    eval 'logged_re "overlap: pid [0-9]+ \(host [0-9]+, uid $TUID, pts/[0-9]+: sudo wants to run as root: touch $W/u/ran-b\) not armed: pid $HA \(host [0-9]+, uid $TUID, pts/[0-9]+: sudo wants to run as root: touch $W/u/ran-a\) was armed" &&
-          logged_re "overlap: pid $HA \(host [0-9]+, uid $TUID, pts/[0-9]+: sudo wants to run as root: touch $W/u/ran-a\) ended after [0-9]+ s by pid [0-9]+ \(host"'
 # audit_pids SERVICE USER HELPER [FILE]: the pid the module's audit line names as overlapped, for
 # the line of USER's SERVICE request whose helper was HELPER, in FILE (default the syslog capture,
 # whose datagrams are not separated by newlines).
@@ -148,173 +132,8 @@ audit_pids() {
     grep -oE ": user $2, service $1: userFallback, strikes [0-9-]+, helper $3, overlap_with [0-9]+" \
         "${4:-$T/syslog}" | tail -n 1 | sed 's/.*overlap_with //'
 }
-for i in $(seq 500); do [ -n "$(audit_pids sudo "$TUSER" "$HA")" ] && break; sleep 0.01; done
-HB=$(audit_pids sudo "$TUSER" "$HA")
-OUT=$(grep -F "service sudo: userFallback" "$T/syslog")
-check "the module's audit lines of both name both pids: a's 'helper $HA, overlap_with ${HB:-?}', b's the other way round" \
-    eval '[ -n "$HB" ] && [ "$HB" != "$HA" ] && [ "$(audit_pids sudo "$TUSER" "$HB")" = "$HA" ] &&
-          logged_re "overlap: pid $HB \(host [0-9]+, uid $TUID, pts/[0-9]+: sudo wants to run as root: touch $W/u/ran-b\) not armed"'
-OUT=$(grep overlap "$T/syslog")
-OUT=$("$HELPER" status "$TUSER" --config "$CONF" 2>&1)
-check "touchauth status: none armed now" has "  armed: none"
-ctrl_c a A; ctrl_c b B
-check "(control) neither command ran" eval '[ ! -e "$W/u/ran-a" ] && [ ! -e "$W/u/ran-b" ]'
-run a A "sudo touch $W/u/ran-a"
-wait_for a "$HINT"
-OUT=$(screen a)
-check "the next sudo alone: the fingerprint prompt, nothing about another request" \
-    eval 'has "$PROMPT" && lacks "Another request"'
-python3 "$E2E/vsensor.py" "$SOCK" "$FINGER" > /dev/null
-wait_file "$W/u/A.rc"
-check "...and the finger runs its command" eval '[ -e "$W/u/ran-a" ] && [ "$(cat "$W/u/A.rc")" = 0 ]'
-
-echo "# 2. the attack: a background job's hidden sudo waits armed; the user's visible sudo id"
-rm -f "$W/u/pwned" "$W/u/hidden.out" "$W/u/hidden.pid"
-# The attacker's job: script(1) gives sudo a pseudo-terminal of its own, fed by a sleep so its
-# input stays open; in the user's session 37 like everything in these windows.
-run b H "(sleep 600 | script -qfc 'sudo touch $W/u/pwned' /dev/null > $W/u/hidden.out 2>&1 & echo \$! > $W/u/hidden.pid)"
-wait_file "$W/u/hidden.pid"
-HIDDEN=$(cat "$W/u/hidden.pid")
-for i in $(seq 1000); do grep -qF "$PROMPT" "$W/u/hidden.out" 2> /dev/null && [ -n "$(entries)" ] && break; sleep 0.01; done
-OUT="$(cat "$W/u/hidden.out" 2> /dev/null); registry: $(entries)"
-check "(setup) the hidden sudo is armed (its prompt in script's output, its entry in $REG)" \
-    eval 'has "$PROMPT" && [ -n "$(entries)" ]'
-run a V "sudo id"
-wait_for a "$SUDO_PW"
-OUT=$(screen a)
-check "the visible sudo id names the hidden request: touch $W/u/pwned, its terminal and wait" \
-    grep -qE "${WAITING}sudo wants to run as root: touch $W/u/pwned \\(pts/[0-9]+, [0-9]+ s\\)" <<<"$OUT"
-check "...and goes to its password, no fingerprint prompt" eval 'has "$SUDO_PW" && lacks "$PROMPT"'
-for i in $(seq 1000); do grep -qF "$SUDO_PW" "$W/u/hidden.out" 2> /dev/null && break; sleep 0.01; done
-OUT=$(cat "$W/u/hidden.out")
-check "the hidden sudo was ended: at its password prompt, naming sudo id" \
-    eval 'has "$SUDO_PW" && grep -qE "${ASKED}[0-9]+ s: sudo wants to run as root: id \\(pts/[0-9]+\\)" <<<"$OUT"'
-python3 "$E2E/vsensor.py" "$SOCK" "$FINGER" > "$T/touch.out" 2>&1
-OUT="vsensor: $(cat "$T/touch.out"); registry: $(entries)"
-check "a touch sent after that: nobody listens (no reader armed), the registry empty" \
-    eval 'grep -q "nobody listens" "$T/touch.out" && [ -z "$(entries)" ]'
-check "/tmp/pwned never exists (here $W/u/pwned)" test ! -e "$W/u/pwned"
-OUT="strikes: $(strikes)"
-check "no strike on disk" test "$(strikes)" = 0
-ctrl_c a V
-kill -KILL "$HIDDEN" 2> /dev/null
-HIDDEN=""
-
-echo "# 3. a helper SIGKILLed while armed"
-run a A "sudo touch $W/u/ran-a"
-wait_for a "$HINT"
-HA=$(helper_pid a)
-check "(setup) a armed, its entry in $REG" eval '[ -n "$HA" ] && [ -f "$REG/$HA" ]'
-[ -n "$HA" ] && kill -KILL "$HA"
-wait_for a "$SUDO_PW"
-OUT="registry: $(entries)"
-check "(setup) the killed helper's entry stays behind (nobody removed it)" test -f "$REG/$HA"
-ctrl_c a A
-rm -f "$W/u/ran-b"
-run b B "sudo touch $W/u/ran-b"
-wait_for b "$HINT"
-OUT=$(screen b)
-check "the next prompt arms normally: nothing about another request" eval 'has "$PROMPT" && lacks "Another request"'
-OUT="registry: $(entries)"
-check "...and the stale entry is gone" test ! -e "$REG/$HA"
-python3 "$E2E/vsensor.py" "$SOCK" "$FINGER" > /dev/null
-wait_file "$W/u/B.rc"
-check "...and the finger runs its command" eval '[ -e "$W/u/ran-b" ] && [ "$(cat "$W/u/B.rc")" = 0 ]'
-
-echo "# 3b. an entry whose pid another process has now (a pid reused since its helper died)"
-# This shell's pid, with a start time that is not its own: what a helper's entry looks like once
-# its pid went to another process.
-printf 'touchauth-armed 1\npid %s\nstart 1\nhost 1\nuid %s\nsince 1\nwhere pts/99\nline sudo wants to run as root: reused\n' \
-    "$$" "$TUID" > "$REG/$$"
-chmod 0600 "$REG/$$"
-rm -f "$W/u/ran-b"
-run b B "sudo touch $W/u/ran-b"
-wait_for b "$HINT"
-OUT=$(screen b)
-check "an entry whose pid another process has now (another start time): the prompt arms, nothing about it" \
-    eval 'has "$PROMPT" && lacks "Another request"'
-OUT="registry: $(entries)"
-check "...and that entry is removed (this shell got no SIGTERM: it runs on)" test ! -e "$REG/$$"
-python3 "$E2E/vsensor.py" "$SOCK" "$FINGER" > /dev/null
-wait_file "$W/u/B.rc"
-check "...and the finger runs its command" eval '[ -e "$W/u/ran-b" ] && [ "$(cat "$W/u/B.rc")" = 0 ]'
-
-echo "# 4. another user's request while one is armed: both to the password"
-rm -f "$W/u/ran-a"
-run a A "sudo touch $W/u/ran-a"
-wait_for a "$HINT"
-pam other "$OTHER" "not-the-password"
-check "the other user's request: not authenticated, the password asked (pam_unix)" \
-    eval 'lacks "successfully authenticated" && has "Password"'
-check "...it names the armed request: touch $W/u/ran-a, its terminal" \
-    grep -qE "${WAITING}sudo wants to run as root: touch $W/u/ran-a \\(pts/[0-9]+, [0-9]+ s\\)" <<<"$OUT"
-wait_for a "$SUDO_PW"
-OUT=$(screen a)
-check "the armed sudo goes to its password, naming the other user's request by its display (PAM_TTY :0)" \
-    eval 'has "$SUDO_PW" && grep -qE "${ASKED}[0-9]+ s: the-other-users-login \\(:0\\)" <<<"$OUT"'
-ctrl_c a A
-check "(control) the command did not run" test ! -e "$W/u/ran-a"
-
-echo "# 4a. a request with a display and no terminal (PAM_XDISPLAY only) while a sudo is armed"
-# clients/pamdrive.c under pam_wrapper, no controlling terminal, PAM_TTY unset: what a graphical
-# client that names its X display looks like to the module.
-gcc -O2 -Wall -o "$T/pamdrive" "$E2E/clients/pamdrive.c" -lpam
-rm -f "$W/u/ran-a"
-run a A "sudo touch $W/u/ran-a"
-wait_for a "$HINT"
-HA=$(helper_pid a)
-# (Under pam_wrapper the module's pam_syslog lines go to the client's stderr, "SYSLOG(N): ...")
-"${WRAPPED[@]}" PAM_WRAPPER_DEBUGLEVEL=2 "$T/pamdrive" -I xdisplay=:71 other "$OTHER" not-the-password auth < /dev/null > "$T/xdisplay.out" 2>&1
-OUT=$(cat "$T/xdisplay.out")
-check "the display-only request: not authenticated, names the armed sudo, the password asked" \
-    eval 'grep -q "^authenticate: Authentication failure" <<<"$OUT" && grep -qE "^${WAITING}sudo wants to run as root: touch $W/u/ran-a \\(pts/[0-9]+, [0-9]+ s\\)" <<<"$OUT"'
-wait_for a "$SUDO_PW"
-OUT=$(screen a)
-check "the armed sudo names it by its display: the-other-users-login (:71)" \
-    grep -qE "${ASKED}[0-9]+ s: the-other-users-login \\(:71\\)\\. Use your password\\." <<<"$OUT"
-echo "#   the armed sudo said: $(grep -F "$ASKED" <<<"$OUT")"
-for i in $(seq 500); do [ -n "$(audit_pids sudo "$TUSER" "$HA")" ] && break; sleep 0.01; done
-HX=$(audit_pids sudo "$TUSER" "$HA")
-OUT=$(grep -F "userFallback" "$T/xdisplay.out")
-check "both audit lines name both pids: the sudo's 'helper $HA, overlap_with ${HX:-?}', the display request's the other way round" \
-    eval '[ -n "$HX" ] && [ "$(audit_pids other "$OTHER" "$HX" "$T/xdisplay.out")" = "$HA" ]'
-ctrl_c a A
-check "(control) the command did not run" test ! -e "$W/u/ran-a"
-
-echo "# 4b. a setuid helper started by a user (a screen locker's, decision 0012), its request forged"
-# The user runs the setuid copy by hand with a request of their own: an approval line and a
-# service that try to pass for something else. It ends the armed prompt as any request does
-# (the rule), and is named by a plain service and its user only.
-mkdir -m 0755 "$W/suid"
-cp "$HELPER" "$W/suid/touchauth"
-chmod 4755 "$W/suid/touchauth"
-# The one config file a setuid run reads, /etc/security/touchauth.conf: a copy of the directory
-# with ours in it, mounted over it in the run's own namespace.
-mkdir -m 0755 "$W/etc-security"
-cp -a /etc/security/. "$W/etc-security/"
-cp -p "$CONF" "$W/etc-security/touchauth.conf"
-rm -f "$W/u/ran-a"
-run a A "sudo touch $W/u/ran-a"
-wait_for a "$HINT"
-printf 'touchauth-request 1\nuser %s\nservice %s\nfallback none\napprove sudo command root %s\nend\n' \
-    "$OTHER" $'login\xe2\x80\xae' 'apt upgrade' > "$T/forged.req"   # (U+202E: right-to-left override)
-unshare -m --propagation private sh -c 'mount --bind "$1" /etc/security &&
-    exec setpriv --reuid="$2" --regid="$2" --init-groups "$3" pam-verify < "$4"' sh \
-    "$W/etc-security" "$OTHER" "$W/suid/touchauth" "$T/forged.req" > "$T/forged.out" 2>&1
-OUT=$(cat "$T/forged.out")
-check "the setuid helper (real uid $OTHER) finds the armed sudo: names it, the password" \
-    eval 'grep -qE "^info ${WAITING}sudo wants to run as root: touch $W/u/ran-a \\(pts/[0-9]+, [0-9]+ s\\)" <<<"$OUT" && has "result userFallback"'
-wait_for a "$SUDO_PW"
-OUT=$(screen a)
-check "...the armed sudo goes to its password, naming it by its user only (its service, with a U+202E, shown as '?')" \
-    grep -qE "${ASKED}[0-9]+ s: \\? \\($OTHER\\) \\(" <<<"$OUT"
-check "...never the forged approval line" lacks "apt upgrade"
-echo "#   the armed sudo said: $(grep -F "$ASKED" <<<"$OUT")"
-ctrl_c a A
-
-echo "# 5. a registry directory that is not root's alone: no prompt arms"
 # badreg MODE UID COMMAND...: COMMAND with a /run/touchauth of that mode and owner (a tmpfs in a
-# mount namespace of its own).
+# mount namespace of its own; cases 5).
 cat > "$T/badreg" <<'EOS'
 #!/bin/sh
 mode=$1 owner=$2
@@ -323,61 +142,276 @@ exec unshare -m --propagation private sh -c 'mount -t tmpfs -o "mode=$0,uid=$1,s
     "$mode" "$owner" "$@"
 EOS
 chmod 0755 "$T/badreg"
-for bad in "0755 0" "0700 $TUID"; do
-    set -- $bad
+
+# Each case below starts from a user who never failed (fresh_state), both windows at their
+# shell's prompt, nothing armed, and leaves them so (its sudo ended, its helpers gone).
+
+two_sudo() {
+    fresh_state
+    rm -f "$W/u/ran-b"
+    arm_sudo a
+    HA=$(helper_pid a)
+    OUT="helper ${HA:-none}; registry: $(entries)"
+    check "(setup) a: the prompt is up, its helper's entry in $REG" eval '[ -n "$HA" ] && [ -f "$REG/$HA" ]'
+    OUT=$(stat -c '%a %U' "$REG" "$REG/$HA" 2> /dev/null | tr '\n' ' ')
+    check "the registry is root's alone (directory 700, entry 600): $OUT" test "$OUT" = "700 root 600 root "
+    OUT=$("$HELPER" status "$TUSER" --config "$CONF" 2>&1)
+    check "touchauth status lists the armed request: its line, terminal, wait and pids" \
+        grep -qE "^  armed: sudo wants to run as root: touch $W/u/ran-a \(pts/[0-9]+, [0-9]+ s; uid $TUID, pid $HA, host [0-9]+\)$" <<<"$OUT"
+    OUT=$("$HELPER" status "$TUSER" --config "$CONF" --json 2>&1)
+    check "touchauth status --json too" \
+        grep -qE "\"armed\":\[\{\"pid\":$HA,\"host\":[0-9]+,\"uid\":$TUID,\"where\":\"pts/[0-9]+\",\"line\":\"sudo wants to run as root: touch $W/u/ran-a\",\"seconds\":[0-9]+\}\]" <<<"$OUT"
+    OUT=$("$HELPER" doctor --config "$CONF" 2>&1)
+    check "touchauth doctor says the rule is in force (one armed now)" \
+        has "OK   one request: a reader is armed for one request at a time (/run/touchauth root 0700; armed now: 1)"
+    run b B "sudo touch $W/u/ran-b"
+    wait_for b "$SUDO_PW"
+    wait_for a "$SUDO_PW"
+    OUT=$(screen b)
+    check "b (new) goes to its password and names a's command, terminal and wait" \
+        eval 'has "$SUDO_PW" && grep -qE "${WAITING}sudo wants to run as root: touch $W/u/ran-a \\(pts/[0-9]+, [0-9]+ s\\)\\. Use your password\\." <<<"$OUT"'
+    check "b never showed the fingerprint prompt" lacks "$PROMPT"
+    OUT=$(screen a)
+    check "a (armed) goes to its password and names b's command and terminal" \
+        eval 'has "$SUDO_PW" && grep -qE "${ASKED}[0-9]+ s: sudo wants to run as root: touch $W/u/ran-b \\(pts/[0-9]+\\)\\. Use your password\\." <<<"$OUT"'
+    echo "#   a said: $(screen a | grep -F "$ASKED")"
+    echo "#   b said: $(screen b | grep -F "$WAITING")"
+    OUT="strikes: $(strikes)"
+    check "no strike on disk (a's scan cancelled and refunded, b never charged)" test "$(strikes)" = 0
+    for i in $(seq 500); do no_helper_left a && no_helper_left b && [ -z "$(entries)" ] && break; sleep 0.01; done
+    OUT="registry: $(entries)"
+    check "the sensor closed: no helper left under a or b, the registry empty" \
+        eval 'no_helper_left a && no_helper_left b && [ -z "$(entries)" ]'
+    check "both logged with both pids (each helper's line names its own and the other's, and the hosts')" \
+        eval 'logged_re "overlap: pid [0-9]+ \(host [0-9]+, uid $TUID, pts/[0-9]+: sudo wants to run as root: touch $W/u/ran-b\) not armed: pid $HA \(host [0-9]+, uid $TUID, pts/[0-9]+: sudo wants to run as root: touch $W/u/ran-a\) was armed" &&
+              logged_re "overlap: pid $HA \(host [0-9]+, uid $TUID, pts/[0-9]+: sudo wants to run as root: touch $W/u/ran-a\) ended after [0-9]+ s by pid [0-9]+ \(host"'
+    for i in $(seq 500); do [ -n "$(audit_pids sudo "$TUSER" "$HA")" ] && break; sleep 0.01; done
+    HB=$(audit_pids sudo "$TUSER" "$HA")
+    OUT=$(grep -F "service sudo: userFallback" "$T/syslog")
+    check "the module's audit lines of both name both pids: a's 'helper $HA, overlap_with ${HB:-?}', b's the other way round" \
+        eval '[ -n "$HB" ] && [ "$HB" != "$HA" ] && [ "$(audit_pids sudo "$TUSER" "$HB")" = "$HA" ] &&
+              logged_re "overlap: pid $HB \(host [0-9]+, uid $TUID, pts/[0-9]+: sudo wants to run as root: touch $W/u/ran-b\) not armed"'
+    OUT=$("$HELPER" status "$TUSER" --config "$CONF" 2>&1)
+    check "touchauth status: none armed now" has "  armed: none"
+    ctrl_c a A; ctrl_c b B
+    check "(control) neither command ran" eval '[ ! -e "$W/u/ran-a" ] && [ ! -e "$W/u/ran-b" ]'
+    arm_sudo a
+    OUT=$(screen a)
+    check "the next sudo alone: the fingerprint prompt, nothing about another request" \
+        eval 'has "$PROMPT" && lacks "Another request"'
+    touch_finger a
+    check "...and the finger runs its command" eval '[ -e "$W/u/ran-a" ] && [ "$(cat "$W/u/A.rc")" = 0 ]'
+}
+case_ "1. two sudo of one user: the second starts while the first is armed" two_sudo
+
+hidden_sudo() {
+    fresh_state
+    rm -f "$W/u/pwned" "$W/u/hidden.out" "$W/u/hidden.pid"
+    # The attacker's job: script(1) gives sudo a pseudo-terminal of its own, fed by a sleep so its
+    # input stays open; in the user's session 37 like everything in these windows.
+    run b H "(sleep 600 | script -qfc 'sudo touch $W/u/pwned' /dev/null > $W/u/hidden.out 2>&1 & echo \$! > $W/u/hidden.pid)"
+    wait_file "$W/u/hidden.pid"
+    HIDDEN=$(cat "$W/u/hidden.pid")
+    for i in $(seq 1000); do grep -qF "$PROMPT" "$W/u/hidden.out" 2> /dev/null && [ -n "$(entries)" ] && break; sleep 0.01; done
+    OUT="$(cat "$W/u/hidden.out" 2> /dev/null); registry: $(entries)"
+    check "(setup) the hidden sudo is armed (its prompt in script's output, its entry in $REG)" \
+        eval 'has "$PROMPT" && [ -n "$(entries)" ]'
+    run a V "sudo id"
+    sudo_screen a
+    check "the visible sudo id names the hidden request: touch $W/u/pwned, its terminal and wait" \
+        grep -qE "${WAITING}sudo wants to run as root: touch $W/u/pwned \\(pts/[0-9]+, [0-9]+ s\\)" <<<"$OUT"
+    check "...and goes to its password, no fingerprint prompt" eval 'has "$SUDO_PW" && lacks "$PROMPT"'
+    for i in $(seq 1000); do grep -qF "$SUDO_PW" "$W/u/hidden.out" 2> /dev/null && break; sleep 0.01; done
+    OUT=$(cat "$W/u/hidden.out")
+    check "the hidden sudo was ended: at its password prompt, naming sudo id" \
+        eval 'has "$SUDO_PW" && grep -qE "${ASKED}[0-9]+ s: sudo wants to run as root: id \\(pts/[0-9]+\\)" <<<"$OUT"'
+    python3 "$E2E/vsensor.py" "$SOCK" "$FINGER" > "$T/touch.out" 2>&1
+    OUT="vsensor: $(cat "$T/touch.out"); registry: $(entries)"
+    check "a touch sent after that: nobody listens (no reader armed), the registry empty" \
+        eval 'grep -q "nobody listens" "$T/touch.out" && [ -z "$(entries)" ]'
+    check "/tmp/pwned never exists (here $W/u/pwned)" test ! -e "$W/u/pwned"
+    OUT="strikes: $(strikes)"
+    check "no strike on disk" test "$(strikes)" = 0
+    ctrl_c a V
+    kill -KILL "$HIDDEN" 2> /dev/null
+    HIDDEN=""
+}
+case_ "2. the attack: a background job's hidden sudo waits armed; the user's visible sudo id" hidden_sudo
+
+killed_helper() {
+    fresh_state
+    arm_sudo a
+    HA=$(helper_pid a)
+    check "(setup) a armed, its entry in $REG" eval '[ -n "$HA" ] && [ -f "$REG/$HA" ]'
+    [ -n "$HA" ] && kill -KILL "$HA"
+    wait_for a "$SUDO_PW"
+    OUT="registry: $(entries)"
+    check "(setup) the killed helper's entry stays behind (nobody removed it)" test -f "$REG/$HA"
+    ctrl_c a A
+    arm_sudo b
+    OUT=$(screen b)
+    check "the next prompt arms normally: nothing about another request" eval 'has "$PROMPT" && lacks "Another request"'
+    OUT="registry: $(entries)"
+    check "...and the stale entry is gone" test ! -e "$REG/$HA"
+    touch_finger b
+    check "...and the finger runs its command" eval '[ -e "$W/u/ran-b" ] && [ "$(cat "$W/u/B.rc")" = 0 ]'
+}
+case_ "3. a helper SIGKILLed while armed" killed_helper
+
+reused_pid() {
+    fresh_state
+    # This shell's pid, with a start time that is not its own: what a helper's entry looks like once
+    # its pid went to another process.
+    printf 'touchauth-armed 1\npid %s\nstart 1\nhost 1\nuid %s\nsince 1\nwhere pts/99\nline sudo wants to run as root: reused\n' \
+        "$$" "$TUID" > "$REG/$$"
+    chmod 0600 "$REG/$$"
+    arm_sudo b
+    OUT=$(screen b)
+    check "an entry whose pid another process has now (another start time): the prompt arms, nothing about it" \
+        eval 'has "$PROMPT" && lacks "Another request"'
+    OUT="registry: $(entries)"
+    check "...and that entry is removed (this shell got no SIGTERM: it runs on)" test ! -e "$REG/$$"
+    touch_finger b
+    check "...and the finger runs its command" eval '[ -e "$W/u/ran-b" ] && [ "$(cat "$W/u/B.rc")" = 0 ]'
+}
+case_ "3b. an entry whose pid another process has now (a pid reused since its helper died)" reused_pid
+
+other_user() {
+    fresh_state
+    arm_sudo a
+    pam other "$OTHER" "not-the-password"
+    check "the other user's request: not authenticated, the password asked (pam_unix)" \
+        eval 'lacks "successfully authenticated" && has "Password"'
+    check "...it names the armed request: touch $W/u/ran-a, its terminal" \
+        grep -qE "${WAITING}sudo wants to run as root: touch $W/u/ran-a \\(pts/[0-9]+, [0-9]+ s\\)" <<<"$OUT"
+    sudo_screen a
+    check "the armed sudo goes to its password, naming the other user's request by its display (PAM_TTY :0)" \
+        eval 'has "$SUDO_PW" && grep -qE "${ASKED}[0-9]+ s: the-other-users-login \\(:0\\)" <<<"$OUT"'
+    ctrl_c a A
+    check "(control) the command did not run" test ! -e "$W/u/ran-a"
+}
+case_ "4. another user's request while one is armed: both to the password" other_user
+
+display_only() {
+    fresh_state
+    # clients/pamdrive.c under pam_wrapper, no controlling terminal, PAM_TTY unset: what a graphical
+    # client that names its X display looks like to the module.
+    [ -x "$T/pamdrive" ] || gcc -O2 -Wall -o "$T/pamdrive" "$E2E/clients/pamdrive.c" -lpam
+    # (Under pam_wrapper the module's pam_syslog lines go to the client's stderr, "SYSLOG(N): ...")
+    armed_then "$T/xdisplay.out" "${WRAPPED[@]}" PAM_WRAPPER_DEBUGLEVEL=2 "$T/pamdrive" -I xdisplay=:71 other "$OTHER" not-the-password auth
+    check "the display-only request: not authenticated, names the armed sudo, the password asked" \
+        eval 'grep -q "^authenticate: Authentication failure" <<<"$OUT" && grep -qE "^${WAITING}sudo wants to run as root: touch $W/u/ran-a \\(pts/[0-9]+, [0-9]+ s\\)" <<<"$OUT"'
+    sudo_screen a
+    check "the armed sudo names it by its display: the-other-users-login (:71)" \
+        grep -qE "${ASKED}[0-9]+ s: the-other-users-login \\(:71\\)\\. Use your password\\." <<<"$OUT"
+    echo "#   the armed sudo said: $(grep -F "$ASKED" <<<"$OUT")"
+    for i in $(seq 500); do [ -n "$(audit_pids sudo "$TUSER" "$HA")" ] && break; sleep 0.01; done
+    HX=$(audit_pids sudo "$TUSER" "$HA")
+    OUT=$(grep -F "userFallback" "$T/xdisplay.out")
+    check "both audit lines name both pids: the sudo's 'helper $HA, overlap_with ${HX:-?}', the display request's the other way round" \
+        eval '[ -n "$HX" ] && [ "$(audit_pids other "$OTHER" "$HX" "$T/xdisplay.out")" = "$HA" ]'
+    ctrl_c a A
+    check "(control) the command did not run" test ! -e "$W/u/ran-a"
+}
+case_ "4a. a request with a display and no terminal (PAM_XDISPLAY only) while a sudo is armed" display_only
+
+forged_setuid() {
+    fresh_state
+    # The user runs the setuid copy by hand with a request of their own: an approval line and a
+    # service that try to pass for something else. It ends the armed prompt as any request does
+    # (the rule), and is named by a plain service and its user only.
+    rm -rf "$W/suid" "$W/etc-security"
+    mkdir -m 0755 "$W/suid"
+    cp "$HELPER" "$W/suid/touchauth"
+    chmod 4755 "$W/suid/touchauth"
+    # The one config file a setuid run reads, /etc/security/touchauth.conf: a copy of the directory
+    # with ours in it, mounted over it in the run's own namespace.
+    mkdir -m 0755 "$W/etc-security"
+    cp -a /etc/security/. "$W/etc-security/"
+    cp -p "$CONF" "$W/etc-security/touchauth.conf"
+    printf 'touchauth-request 1\nuser %s\nservice %s\nfallback none\napprove sudo command root %s\nend\n' \
+        "$OTHER" $'login\xe2\x80\xae' 'apt upgrade' > "$T/forged.req"   # (U+202E: right-to-left override)
+    armed_then "$T/forged.out" unshare -m --propagation private sh -c 'mount --bind "$1" /etc/security &&
+        exec setpriv --reuid="$2" --regid="$2" --init-groups "$3" pam-verify < "$4"' sh \
+        "$W/etc-security" "$OTHER" "$W/suid/touchauth" "$T/forged.req"
+    check "the setuid helper (real uid $OTHER) finds the armed sudo: names it, the password" \
+        eval 'grep -qE "^info ${WAITING}sudo wants to run as root: touch $W/u/ran-a \\(pts/[0-9]+, [0-9]+ s\\)" <<<"$OUT" && has "result userFallback"'
+    sudo_screen a
+    check "...the armed sudo goes to its password, naming it by its user only (its service, with a U+202E, shown as '?')" \
+        grep -qE "${ASKED}[0-9]+ s: \\? \\($OTHER\\) \\(" <<<"$OUT"
+    check "...never the forged approval line" lacks "apt upgrade"
+    echo "#   the armed sudo said: $(grep -F "$ASKED" <<<"$OUT")"
+    ctrl_c a A
+}
+case_ "4b. a setuid helper started by a user (a screen locker's, decision 0012), its request forged" forged_setuid
+
+# bad_registry MODE UID WHAT: a registry directory of that mode and owner (WHAT: which), not
+# root's alone: no prompt arms.
+bad_registry() {
+    fresh_state
     PAM_RUNNER="$T/badreg $1 $2" pam other "$OTHER" "not-the-password" "SCAN ot-right-index"
-    what="a registry directory $( [ "$2" = 0 ] && echo "open to others ($1)" || echo "owned by a user ($TUSER, $1)")"
-    check "$what: no success with the right finger, the password asked" \
+    check "$3: no success with the right finger, the password asked" \
         eval 'lacks "successfully authenticated" && has "Password"'
     check "...the fingerprint prompt never shown, 'not available' instead" \
         eval 'lacks "$PROMPT" && has "The fingerprint reader is not available"'
     OUT=$("$T/badreg" "$1" "$2" "$HELPER" doctor --config "$CONF" 2>&1)
     check "...touchauth doctor FAILs the rule there (no prompt arms until it is fixed)" \
         eval 'grep -q "^FAIL one request: .*no prompt arms until it is fixed" <<<"$OUT"'
-done
+}
+case_ "5. a registry directory open to others (0755): no prompt arms" \
+    bad_registry 0755 0 "a registry directory open to others (0755)"
+case_ "5. a registry directory owned by a user ($TUSER, 0700): no prompt arms" \
+    bad_registry 0700 "$TUID" "a registry directory owned by a user ($TUSER, 0700)"
 
-echo "# 5b. the registry's lock held by another (a holder stuck inside it): no prompt arms without it"
-# A process of the test holds the flock the helpers take for every look at the registry; a
-# prompt waits for it (2 s) and then goes to the password, its reader never opened.
-python3 -c 'import fcntl, sys, time
+lock_held() {
+    fresh_state
+    # A process of the test holds the flock the helpers take for every look at the registry; a
+    # prompt waits for it (2 s) and then goes to the password, its reader never opened.
+    rm -f "$T/held"
+    python3 -c 'import fcntl, sys, time
 f = open(sys.argv[1], "a"); fcntl.flock(f, fcntl.LOCK_EX); print("held", flush=True); time.sleep(600)' "$REG/lock" > "$T/held" &
-HOLDER=$!
-wait_file "$T/held"
-pam other "$OTHER" "not-the-password" "SCAN ot-right-index"
-kill "$HOLDER"; wait "$HOLDER" 2> /dev/null
-check "the lock held by another: no success with the right finger, the password asked" \
-    eval 'lacks "successfully authenticated" && has "Password"'
-check "...the fingerprint prompt never shown, 'not available' instead" \
-    eval 'lacks "$PROMPT" && has "The fingerprint reader is not available"'
+    local holder=$!
+    wait_file "$T/held"
+    pam other "$OTHER" "not-the-password" "SCAN ot-right-index"
+    kill "$holder"; wait "$holder" 2> /dev/null
+    check "the lock held by another: no success with the right finger, the password asked" \
+        eval 'lacks "successfully authenticated" && has "Password"'
+    check "...the fingerprint prompt never shown, 'not available' instead" \
+        eval 'lacks "$PROMPT" && has "The fingerprint reader is not available"'
+}
+case_ "5b. the registry's lock held by another (a holder stuck inside it): no prompt arms without it" lock_held
 
-echo "# 6. eight prompts started at the same instant: at most one is armed at any time"
-# Each helper straight from a request (as the module sends it), with a sensor of its own, all
-# released together; under the registry's lock each either arms alone or ends whatever is armed,
-# so once they settle at most one still waits for a finger, and the others said why.
-rm -f "$T/go"
-pids=()
-for i in $(seq 8); do
-    write_config "$T/par$i.conf" "helper=$HELPER" "state_dir=$STATE_DIR" "virtual_device=$T/par$i.sock" \
-        "lockout_threshold=1000" "password_after_boot=no" "password_max_age=0" "password_after_enroll_change=no" "timeout=20"
-    sed -i "/^virtual_device = $(printf '%s' "$SOCK" | sed 's|/|\\/|g')\$/d" "$T/par$i.conf"
-    ( while [ ! -e "$T/go" ]; do sleep 0.001; done
-      printf 'touchauth-request 1\nuser %s\nservice par%s\nfallback none\narg config=%s\nend\n' "$TUSER" "$i" "$T/par$i.conf" |
-          exec "$HELPER" pam-verify > "$T/par$i.out" 2>&1 ) &
-    pids+=($!)
-done
-touch "$T/go"
+eight_at_once() {
+    fresh_state
+    # Each helper straight from a request (as the module sends it), with a sensor of its own, all
+    # released together; under the registry's lock each either arms alone or ends whatever is armed,
+    # so once they settle at most one still waits for a finger, and the others said why.
+    rm -f "$T/go" "$T"/par*.out
+    local pids=() i e ended
+    for i in $(seq 8); do
+        write_config "$T/par$i.conf" "helper=$HELPER" "state_dir=$STATE_DIR" "virtual_device=$T/par$i.sock" \
+            "lockout_threshold=1000" "password_after_boot=no" "password_max_age=0" "password_after_enroll_change=no" "timeout=20"
+        sed -i "/^virtual_device = $(printf '%s' "$SOCK" | sed 's|/|\\/|g')\$/d" "$T/par$i.conf"
+        ( while [ ! -e "$T/go" ]; do sleep 0.001; done
+          printf 'touchauth-request 1\nuser %s\nservice par%s\nfallback none\narg config=%s\nend\n' "$TUSER" "$i" "$T/par$i.conf" |
+              exec "$HELPER" pam-verify > "$T/par$i.out" 2>&1 ) &
+        pids+=($!)
+    done
+    touch "$T/go"
+    for i in $(seq 1000); do [ "$(waiting)" -le 1 ] && break; sleep 0.01; done
+    sleep 0.5   # (a second helper still armed would show here: none of its own events comes to wait for)
+    OUT=$(for i in $(seq 8); do echo "== par$i"; cat "$T/par$i.out"; done; echo "registry: $(entries)")
+    check "eight at once: at most one still waits for a finger ($(waiting) waiting)" test "$(waiting)" -le 1
+    check "...and the registry counts at most one" test "$(entries | wc -w)" -le 1
+    ended=0; for i in $(seq 8); do grep -q '^info Another request' "$T/par$i.out" && ended=$((ended + 1)); done
+    check "...every other one said why it went to the password ($ended of 8)" test "$ended" -ge 7
+    for e in $(entries); do case $e in *[!0-9]*) ;; *) kill -TERM "$e" ;; esac; done  # (the helpers' pids)
+    wait "${pids[@]}" 2> /dev/null
+    for i in $(seq 500); do [ -z "$(entries)" ] && break; sleep 0.01; done
+    OUT="registry: $(entries)"
+    check "(cleanup) the registry is empty once they are gone" test -z "$(entries)"
+}
 waiting() { local n=0 i; for i in $(seq 8); do grep -q '^result ' "$T/par$i.out" 2> /dev/null || n=$((n + 1)); done; echo $n; }
-for i in $(seq 1000); do [ "$(waiting)" -le 1 ] && break; sleep 0.01; done
-sleep 0.5   # (a second helper still armed would show here: none of its own events comes to wait for)
-OUT=$(for i in $(seq 8); do echo "== par$i"; cat "$T/par$i.out"; done; echo "registry: $(entries)")
-check "eight at once: at most one still waits for a finger ($(waiting) waiting)" test "$(waiting)" -le 1
-check "...and the registry counts at most one" test "$(entries | wc -w)" -le 1
-ended=0; for i in $(seq 8); do grep -q '^info Another request' "$T/par$i.out" && ended=$((ended + 1)); done
-check "...every other one said why it went to the password ($ended of 8)" test "$ended" -ge 7
-for e in $(entries); do case $e in *[!0-9]*) ;; *) kill -TERM "$e" ;; esac; done  # (the helpers' pids)
-wait "${pids[@]}" 2> /dev/null
-for i in $(seq 500); do [ -z "$(entries)" ] && break; sleep 0.01; done
-OUT="registry: $(entries)"
-check "(cleanup) the registry is empty once they are gone" test -z "$(entries)"
+case_ "6. eight prompts started at the same instant: at most one is armed at any time" eight_at_once
 
 summary

@@ -15,6 +15,9 @@
 # Also on the quick disk (issue 20): a verdict the sensor reported before Enter stands when the
 # driver completes the scan after it (virtual_device's SLEEP behind the scan), for verify and
 # identify; the helper's debug line for the report (syslog) is the event Enter waits for.
+# The common setup (the user's print, the slow and quick services, the tmux pane, the syslog
+# capture) is shared; each case (case_ of lib.sh) writes the state it starts from, so it passes
+# alone and `scripts/test.sh slow-disk:REGEX` runs only the cases it picks.
 source "$(dirname "$0")/../../scripts/lib.sh"
 ensure_packages pamtester libpam-wrapper libpam-modules python3 tmux gcc libc6-dev socat util-linux
 source "$(dirname "$0")/lib.sh"
@@ -109,38 +112,58 @@ finish() { wait_file "$T/rc" 20; OUT=$(screen); }
 PROMPT="Place your finger on the fingerprint reader"
 HINT="[Enter Password] press Enter, or type your password"
 LOCKED="Too many failed attempts"
+# Enter, then a wrong password at pam_unix's prompt, until pamtester ends.
+enter_then_wrong_password() {
+    tm send-keys -t t Enter
+    wait_for "" "Password:" 15
+    tm send-keys -t t -l "not the password"
+    tm send-keys -t t Enter
+    finish
+}
+# wait_charged: until the scan's strike is on disk (at most 15 s); CHARGED the strikes then.
+wait_charged() {
+    local t0
+    t0=$(now_ms)
+    until [ "$(strikes)" = 1 ] || [ $(($(now_ms) - t0)) -ge 15000 ]; do sleep 0.01; done
+    CHARGED=$(strikes)
+}
+# The late verdicts' syslog: the pane's helper logs to our socket; where the machine has a
+# /dev/log of its own, ours is bound over it in a private mount namespace (as lib.sh's
+# in_syslog_ns, typed into the pane): LATE_NS, the prefix those cases give start (IN_NS).
+syslog_start
+LATE_NS=""
+[ "$SYSLOG_SOCK" = /dev/log ] || LATE_NS="unshare -m sh -c 'mount --bind \"\$0\" /dev/log && exec \"\$@\"' $SYSLOG_SOCK "
 
-echo "# (control) the right finger through the slow wrapper"
-start
-wait_for "" "$HINT" 15
-python3 "$E2E/vsensor.py" "$SOCK" "SCAN tu-right-index" > /dev/null 2>&1
-finish
-check "the module runs the wrapper, the right finger authenticates" has "successfully authenticated"
-check "...and a match leaves no strike" test "$(strikes)" = 0
+right_finger_slow() {
+    fresh_state
+    start
+    wait_for "" "$HINT" 15
+    python3 "$E2E/vsensor.py" "$SOCK" "SCAN tu-right-index" > /dev/null 2>&1
+    finish
+    check "the module runs the wrapper, the right finger authenticates" has "successfully authenticated"
+    check "...and a match leaves no strike" test "$(strikes)" = 0
+}
+case_ "(control) the right finger through the slow wrapper" right_finger_slow
 
-echo "# (control) Enter with no finger on a quick disk: the charged strike is refunded"
-start fast
-wait_for "" "$HINT" 15
-# The charge is written after the sensor opens (its socket), before the scan: wait for it on disk.
-t0=$(now_ms)
-until [ "$(strikes)" = 1 ] || [ $(($(now_ms) - t0)) -ge 15000 ]; do sleep 0.01; done
-CHARGED=$(strikes)
-tm send-keys -t t Enter
-wait_for "" "Password:" 15
-tm send-keys -t t -l "not the password"
-tm send-keys -t t Enter
-finish
-check "(setup) the sensor waited with the scan's strike charged (strikes $CHARGED)" test "$CHARGED" = 1
-check "Enter with no finger costs no strike (strikes $(strikes); ${CHARGED} while the sensor waited)" test "$(strikes)" = 0
+enter_no_finger() {
+    fresh_state
+    start fast
+    wait_for "" "$HINT" 15
+    # The charge is written after the sensor opens (its socket), before the scan: wait for it on disk.
+    wait_charged
+    enter_then_wrong_password
+    check "(setup) the sensor waited with the scan's strike charged (strikes $CHARGED)" test "$CHARGED" = 1
+    check "Enter with no finger costs no strike (strikes $(strikes); ${CHARGED} while the sensor waited)" test "$(strikes)" = 0
+}
+case_ "(control) Enter with no finger on a quick disk: the charged strike is refunded" enter_no_finger
 
-"$HELPER" unlock "$TUSER" --config "$CONF" > /dev/null  # each section starts from 0 strikes
-
-echo "# Enter between the prompt's lines and the first charge: nothing charged, nothing written"
-# The window is a few microseconds (the charge follows the last prompt line at once), so a second
-# preload holds it open: the helper's write of the hint line returns only once the helper has
-# taken the module's SIGTERM (its sigwait returned), so Enter lands inside it every time. Its
-# log: "hint PID", "sigterm PID", "released PID". The fsync preload beside it logs any write.
-cat > "$T/bin/holdhint.c" <<EOF
+enter_before_charge() {
+    set_state 0 -   # (as after an unlock: a state file whose inode and mtime must stay)
+    # The window is a few microseconds (the charge follows the last prompt line at once), so a second
+    # preload holds it open: the helper's write of the hint line returns only once the helper has
+    # taken the module's SIGTERM (its sigwait returned), so Enter lands inside it every time. Its
+    # log: "hint PID", "sigterm PID", "released PID". The fsync preload beside it logs any write.
+    cat > "$T/bin/holdhint.c" <<EOF
 #define _GNU_SOURCE
 #include <dlfcn.h>
 #include <fcntl.h>
@@ -186,34 +209,33 @@ ssize_t write(int fd, const void *buf, size_t n)
 	return r;
 }
 EOF
-gcc -shared -fPIC -O2 -o "$T/bin/holdhint.so" "$T/bin/holdhint.c" -ldl
-printf '#!/bin/sh\nLD_PRELOAD="%s %s" exec %s "$@"\n' "$T/bin/slowfsync.so" "$T/bin/holdhint.so" "$HELPER" \
-    > "$T/bin/held-helper"
-chmod 0755 "$T/bin/held-helper" "$T/bin/holdhint.so"
-service held "auth [success=done default=ignore] $MODULE config=$CONF helper=$T/bin/held-helper debug" \
-    "auth required pam_unix.so nodelay"
-: > "$T/fsync.log"
-: > "$T/hold.log"
-BEFORE=$(stat -c '%i %Y' "$T/state/$TUID" 2>&1)
-start held
-wait_for "" "$HINT" 15
-tm send-keys -t t Enter
-wait_for "" "Password:" 15
-tm send-keys -t t -l "not the password"
-tm send-keys -t t Enter
-finish
-check "Enter while the prompt's lines were being sent: the prompt went on to the password" has "Password:"
-HPID=$(sed -n 's/^hint //p' "$T/hold.log" | head -1)
-HELD=$(grep " ${HPID:-none}\$" "$T/hold.log" | cut -d' ' -f1 | tr '\n' ' ')
-OUT="hold log: $(tr '\n' ' ' < "$T/hold.log"); fsync log: $(tr '\n' ' ' < "$T/fsync.log")"
-check "(setup) Enter came while the helper held its hint line, before any charge (got: $HELD)" \
-    test "$HELD" = "hint sigterm released "
-check "Enter before the first charge: the helper began no state write (no fsync)" \
-    test -n "$HPID" -a ! -s "$T/fsync.log"
-check "...no strike (strikes $(strikes)), the state file untouched (inode, mtime: $BEFORE)" \
-    test "$(strikes)" = 0 -a "$(stat -c '%i %Y' "$T/state/$TUID" 2>&1)" = "$BEFORE"
+    gcc -shared -fPIC -O2 -o "$T/bin/holdhint.so" "$T/bin/holdhint.c" -ldl
+    printf '#!/bin/sh\nLD_PRELOAD="%s %s" exec %s "$@"\n' "$T/bin/slowfsync.so" "$T/bin/holdhint.so" "$HELPER" \
+        > "$T/bin/held-helper"
+    chmod 0755 "$T/bin/held-helper" "$T/bin/holdhint.so"
+    service held "auth [success=done default=ignore] $MODULE config=$CONF helper=$T/bin/held-helper debug" \
+        "auth required pam_unix.so nodelay"
+    : > "$T/fsync.log"
+    : > "$T/hold.log"
+    local before hpid held
+    before=$(stat -c '%i %Y' "$T/state/$TUID" 2>&1)
+    start held
+    wait_for "" "$HINT" 15
+    enter_then_wrong_password
+    check "Enter while the prompt's lines were being sent: the prompt went on to the password" has "Password:"
+    hpid=$(sed -n 's/^hint //p' "$T/hold.log" | head -1)
+    held=$(grep " ${hpid:-none}\$" "$T/hold.log" | cut -d' ' -f1 | tr '\n' ' ')
+    OUT="hold log: $(tr '\n' ' ' < "$T/hold.log"); fsync log: $(tr '\n' ' ' < "$T/fsync.log")"
+    check "(setup) Enter came while the helper held its hint line, before any charge (got: $held)" \
+        test "$held" = "hint sigterm released "
+    check "Enter before the first charge: the helper began no state write (no fsync)" \
+        test -n "$hpid" -a ! -s "$T/fsync.log"
+    check "...no strike (strikes $(strikes)), the state file untouched (inode, mtime: $before)" \
+        test "$(strikes)" = 0 -a "$(stat -c '%i %Y' "$T/state/$TUID" 2>&1)" = "$before"
+}
+case_ "Enter between the prompt's lines and the first charge: nothing charged, nothing written" enter_before_charge
 
-echo "# a verdict the sensor reported before Enter stands, however late the driver completes the scan"
+# --- a verdict the sensor reported before Enter stands, however late the driver completes the scan
 # libfprint reports a scan's verdict (the verify/identify match_cb) before the scan completes (an
 # image sensor completes once the finger is lifted); virtual_device holds the completion for a
 # SLEEP queued behind the scan (SLEEP_LATE). Enter in between cancels a scan whose verdict is in:
@@ -222,10 +244,6 @@ echo "# a verdict the sensor reported before Enter stands, however late the driv
 # report (the charge is on disk before the scan: the strikes are no event). SLEEP_LEAD holds the
 # driver until the scan and the SLEEP behind it are both queued (vsensor.py sends one command a
 # connection, and the driver reads each as it comes: a scan alone completes at once).
-syslog_start
-# The pane's helper logs to our socket: where the machine has a /dev/log of its own, ours is
-# bound over it in a private mount namespace (as lib.sh's in_syslog_ns, typed into the pane).
-[ "$SYSLOG_SOCK" = /dev/log ] || IN_NS="unshare -m sh -c 'mount --bind \"\$0\" /dev/log && exec \"\$@\"' $SYSLOG_SOCK "
 SLEEP_LEAD="SLEEP 1000"
 # The completion held past the 5 s that `logged` waits: without the line Enter still comes first.
 SLEEP_LATE="SLEEP 8000"
@@ -237,76 +255,72 @@ late() {
     local svc=$1 sock=$2 line=$3; shift 3
     : > "$T/syslog"
     rm -f "$sock"
-    start "$svc"
+    IN_NS=$LATE_NS start "$svc"
     wait_for "" "$HINT" 15
     python3 "$E2E/vsensor.py" "$sock" "$@" > /dev/null 2>&1
     REPORTED=no
     logged "$line" && REPORTED=yes
     AT_ENTER="$(screen)
 ended: $([ -e "$T/rc" ] && echo yes || echo no)"
-    tm send-keys -t t Enter
-    wait_for "" "Password:" 15
-    tm send-keys -t t -l "not the password"
-    tm send-keys -t t Enter
-    finish
+    enter_then_wrong_password
 }
 pending() { grep -qx "ended: no" <<<"$AT_ENTER" && ! grep -qF -- "$NOTREC" <<<"$AT_ENTER"; }
 NO_MATCH_LINE="$TUSER: the sensor reported no match"
 MATCH_LINE="$TUSER: the sensor reported a match (right-index-finger)"
 
-# The control: the sensor asleep, no scan: no verdict, the charge refunded.
-: > "$T/syslog"
-rm -f "$SOCK"
-start fast
-wait_for "" "$HINT" 15
-python3 "$E2E/vsensor.py" "$SOCK" "$SLEEP_LATE" > /dev/null 2>&1
-t0=$(now_ms)
-until [ "$(strikes)" = 1 ] || [ $(($(now_ms) - t0)) -ge 15000 ]; do sleep 0.01; done
-CHARGED=$(strikes)
-tm send-keys -t t Enter
-wait_for "" "Password:" 15
-tm send-keys -t t -l "not the password"
-tm send-keys -t t Enter
-finish
-check "(setup) the sensor slept with the scan's strike charged (strikes $CHARGED)" test "$CHARGED" = 1
-check "(control) SLEEP with no scan, then Enter: no verdict, the strike refunded (strikes $(strikes))" \
-    test "$(strikes)" = 0
-check "(control) ...and the prompt went on to the password" has "Password:"
+late_control() {
+    # The control: the sensor asleep, no scan: no verdict, the charge refunded.
+    fresh_state
+    : > "$T/syslog"
+    rm -f "$SOCK"
+    IN_NS=$LATE_NS start fast
+    wait_for "" "$HINT" 15
+    python3 "$E2E/vsensor.py" "$SOCK" "$SLEEP_LATE" > /dev/null 2>&1
+    wait_charged
+    enter_then_wrong_password
+    check "(setup) the sensor slept with the scan's strike charged (strikes $CHARGED)" test "$CHARGED" = 1
+    check "(control) SLEEP with no scan, then Enter: no verdict, the strike refunded (strikes $(strikes))" \
+        test "$(strikes)" = 0
+    check "(control) ...and the prompt went on to the password" has "Password:"
+}
+case_ "late verdicts: (control) the sensor asleep, no scan, then Enter" late_control
 
-late fast "$SOCK" "$NO_MATCH_LINE" "$SLEEP_LEAD" "SCAN wrong-id" "$SLEEP_LATE"
-OUT="$AT_ENTER"
-check "(setup) the sensor reported the wrong finger (the helper's debug line)" test "$REPORTED" = yes
-check "(setup) ...and Enter came before the scan completed (no '$NOTREC', pamtester running)" pending
-OUT=$(screen)
-check "a wrong finger reported before Enter, its scan completed after it: the strike stays (strikes $(strikes))" \
-    test "$(strikes)" = 1
-check "...and the prompt went on to the password" has "Password:"
+late_wrong() {
+    fresh_state
+    late fast "$SOCK" "$NO_MATCH_LINE" "$SLEEP_LEAD" "SCAN wrong-id" "$SLEEP_LATE"
+    OUT="$AT_ENTER"
+    check "(setup) the sensor reported the wrong finger (the helper's debug line)" test "$REPORTED" = yes
+    check "(setup) ...and Enter came before the scan completed (no '$NOTREC', pamtester running)" pending
+    OUT=$(screen)
+    check "a wrong finger reported before Enter, its scan completed after it: the strike stays (strikes $(strikes))" \
+        test "$(strikes)" = 1
+    check "...and the prompt went on to the password" has "Password:"
+}
+case_ "late verdicts: a wrong finger reported before Enter (verify)" late_wrong
 
-# The right finger, one strike on disk before the prompt (written here, whatever came above): the
-# match stands (the strikes start over), but the prompt was ended by the user: never a success,
-# the password is asked.
-sed -i 's/^strikes .*/strikes 1/' "$T/state/$TUID"
-check "(setup) one strike on disk before the right finger's prompt (strikes $(strikes))" test "$(strikes)" = 1
-late fast "$SOCK" "$MATCH_LINE" "$SLEEP_LEAD" "SCAN tu-right-index" "$SLEEP_LATE"
-RC_LATE=$(cat "$T/rc" 2>/dev/null)
-OUT="$AT_ENTER"
-check "(setup) the sensor reported the right finger (the helper's debug line)" test "$REPORTED" = yes
-check "(setup) ...and Enter came before the scan completed (pamtester running)" pending
-OUT=$(screen)
-check "the right finger reported, then Enter: no success, the password is asked (and refused: rc $RC_LATE)" \
-    eval 'has "Password:" && lacks "successfully authenticated" && test -n "$RC_LATE" -a "$RC_LATE" != 0'
-check "...and the match starts the strikes over (strikes $(strikes); 1 before the prompt)" test "$(strikes)" = 0
+late_right() {
+    # The right finger, one strike on disk before the prompt: the match stands (the strikes start
+    # over), but the prompt was ended by the user: never a success, the password is asked.
+    set_state 1 -
+    check "(setup) one strike on disk before the right finger's prompt (strikes $(strikes))" test "$(strikes)" = 1
+    late fast "$SOCK" "$MATCH_LINE" "$SLEEP_LEAD" "SCAN tu-right-index" "$SLEEP_LATE"
+    local RC_LATE
+    RC_LATE=$(cat "$T/rc" 2>/dev/null)
+    OUT="$AT_ENTER"
+    check "(setup) the sensor reported the right finger (the helper's debug line)" test "$REPORTED" = yes
+    check "(setup) ...and Enter came before the scan completed (pamtester running)" pending
+    OUT=$(screen)
+    check "the right finger reported, then Enter: no success, the password is asked (and refused: rc $RC_LATE)" \
+        eval 'has "Password:" && lacks "successfully authenticated" && test -n "$RC_LATE" -a "$RC_LATE" != 0'
+    check "...and the match starts the strikes over (strikes $(strikes); 1 before the prompt)" test "$(strikes)" = 0
+}
+case_ "late verdicts: the right finger reported before Enter (verify)" late_right
 
 # identify (a sensor that identifies, two prints): virtual_device_storage, whose chip lives in the
 # helper process: the wrong finger is put on the chip first (INSERT), so the chip reads it and
 # reports no match; a finger the chip lacks fails the call instead.
 SSOCK="$T/store.sock"
 SCONF="$T/store.conf"
-mkdir -m 0700 "$T/sstate"
-{ echo "# written by the e2e tests"; echo "virtual_device_storage = $SSOCK"; echo "print_dir = $T/sprints"
-  echo "state_dir = $T/sstate"; echo "password_after_boot = no"; echo "password_max_age = 0"
-  echo "password_after_enroll_change = no"; echo "terminal_without_logind = yes"; } > "$SCONF"
-chmod 0644 "$SCONF"
 store_enroll() {  # store_enroll FINGER ID
     rm -f "$SSOCK"
     python3 "$E2E/vsensor.py" "$SSOCK" "SCAN $2" "SCAN $2" "SCAN $2" "SCAN $2" "SCAN $2" > /dev/null 2>&1 &
@@ -316,74 +330,83 @@ store_enroll() {  # store_enroll FINGER ID
     wait "$sender"
     return $rc
 }
-store_enroll right-index-finger chip-ri && store_enroll right-thumb chip-rt
-STORE_RC=$?
-service store "auth [success=done default=ignore] $MODULE config=$SCONF helper=$HELPER debug" \
-    "auth required pam_unix.so nodelay"
-sstrikes() { sed -n 's/^strikes //p' "$T/sstate/$TUID" 2>/dev/null || echo 0; }
-late store "$SSOCK" "$NO_MATCH_LINE" "INSERT chip-stranger" "$SLEEP_LEAD" "SCAN chip-stranger" "$SLEEP_LATE"
-OUT="$(cat "$T/enroll.out")
+sstrikes() { STATE="$T/sstate" strikes; }   # the strikes in the chip's state dir (kit/state.sh)
+late_identify() {
+    rm -rf "$T/sstate" "$T/sprints"
+    mkdir -m 0700 "$T/sstate"
+    { echo "# written by the e2e tests"; echo "virtual_device_storage = $SSOCK"; echo "print_dir = $T/sprints"
+      echo "state_dir = $T/sstate"; echo "password_after_boot = no"; echo "password_max_age = 0"
+      echo "password_after_enroll_change = no"; echo "terminal_without_logind = yes"; } > "$SCONF"
+    chmod 0644 "$SCONF"
+    store_enroll right-index-finger chip-ri && store_enroll right-thumb chip-rt
+    local STORE_RC=$?
+    service store "auth [success=done default=ignore] $MODULE config=$SCONF helper=$HELPER debug" \
+        "auth required pam_unix.so nodelay"
+    late store "$SSOCK" "$NO_MATCH_LINE" "INSERT chip-stranger" "$SLEEP_LEAD" "SCAN chip-stranger" "$SLEEP_LATE"
+    OUT="$(cat "$T/enroll.out")
 $AT_ENTER"
-check "(setup) two prints on virtual_device_storage (enrol rc $STORE_RC)" test "$STORE_RC" = 0
-check "(setup) identify: the chip reported the wrong finger (the helper's debug line)" test "$REPORTED" = yes
-check "(setup) ...and Enter came before the scan completed (no '$NOTREC', pamtester running)" pending
-OUT=$(screen)
-check "identify: a wrong finger reported before Enter keeps its strike (strikes $(sstrikes))" test "$(sstrikes)" = 1
-check "...and the prompt went on to the password" has "Password:"
-syslog_stop
-SYSLOG_PID=""
-IN_NS=""
-"$HELPER" unlock "$TUSER" --config "$CONF" > /dev/null  # the six rounds start from 0 strikes
+    check "(setup) two prints on virtual_device_storage (enrol rc $STORE_RC)" test "$STORE_RC" = 0
+    check "(setup) identify: the chip reported the wrong finger (the helper's debug line)" test "$REPORTED" = yes
+    check "(setup) ...and Enter came before the scan completed (no '$NOTREC', pamtester running)" pending
+    OUT=$(screen)
+    check "identify: a wrong finger reported before Enter keeps its strike (strikes $(sstrikes))" test "$(sstrikes)" = 1
+    check "...and the prompt went on to the password" has "Password:"
+}
+case_ "late verdicts: identify, a wrong finger reported before Enter (virtual_device_storage)" late_identify
 
-echo "# six times: a wrong finger, Enter once its helper is inside the slowed write after the scan (fsync ${SLOW_MS} ms)"
-# settling: a helper is inside its third slowed fsync (a "begin PID" without its "end PID"): the
-# charge is two (its file, then the state dir: lockout.sh kills in each), the wrong finger's
-# settle starts with the third.
-settling() { awk '$1=="begin"{b[$2]++} $1=="end"{e[$2]++} END{for (p in b) if (b[p]>=3 && b[p]>e[p]) exit 0; exit 1}' "$T/fsync.log"; }
-: > "$T/fsync.log"
-AFTER=()      # strikes on disk after each round
-REACHED=0     # rounds whose wrong finger the sensor read
-REFUSED=""    # the first round refused before the sensor opened
-for round in 1 2 3 4 5 6; do
-    start
-    t0=$(now_ms)
-    until screen | grep -qF -- "$PROMPT" || screen | grep -qF -- "$LOCKED"; do
-        [ $(($(now_ms) - t0)) -lt 15000 ] || break
-        sleep 0.01
-    done
-    if screen | grep -qF -- "$LOCKED"; then
-        [ -z "$REFUSED" ] && REFUSED=$round
-        ROUND6_SOCKET=$([ -e "$SOCK" ] && echo opened || echo never)
-        ROUND6_OUT=$(screen)
-    elif python3 "$E2E/vsensor.py" "$SOCK" "SCAN wrong-id" > /dev/null 2>&1; then
-        # Enter once the wrong finger's write is under way: the module's SIGKILL lands inside it.
-        t1=$(now_ms)
-        until settling || [ $(($(now_ms) - t1)) -ge 15000 ]; do sleep 0.005; done
+six_rounds() {
+    fresh_state
+    # settling: a helper is inside its third slowed fsync (a "begin PID" without its "end PID"): the
+    # charge is two (its file, then the state dir: lockout.sh kills in each), the wrong finger's
+    # settle starts with the third.
+    settling() { awk '$1=="begin"{b[$2]++} $1=="end"{e[$2]++} END{for (p in b) if (b[p]>=3 && b[p]>e[p]) exit 0; exit 1}' "$T/fsync.log"; }
+    : > "$T/fsync.log"
+    AFTER=()      # strikes on disk after each round
+    REACHED=0     # rounds whose wrong finger the sensor read
+    REFUSED=""    # the first round refused before the sensor opened
+    local round t0 t1 killed
+    for round in 1 2 3 4 5 6; do
+        start
+        t0=$(now_ms)
+        until screen | grep -qF -- "$PROMPT" || screen | grep -qF -- "$LOCKED"; do
+            [ $(($(now_ms) - t0)) -lt 15000 ] || break
+            sleep 0.01
+        done
+        if screen | grep -qF -- "$LOCKED"; then
+            [ -z "$REFUSED" ] && REFUSED=$round
+            ROUND6_SOCKET=$([ -e "$SOCK" ] && echo opened || echo never)
+            ROUND6_OUT=$(screen)
+        elif python3 "$E2E/vsensor.py" "$SOCK" "SCAN wrong-id" > /dev/null 2>&1; then
+            # Enter once the wrong finger's write is under way: the module's SIGKILL lands inside it.
+            t1=$(now_ms)
+            until settling || [ $(($(now_ms) - t1)) -ge 15000 ]; do sleep 0.005; done
+            tm send-keys -t t Enter
+            REACHED=$((REACHED + 1))
+            [ "$round" = 6 ] && { ROUND6_SOCKET=opened; ROUND6_OUT=$(screen); }
+        fi
+        wait_for "" "Password:" 15
+        tm send-keys -t t -l "not the password"
         tm send-keys -t t Enter
-        REACHED=$((REACHED + 1))
-        [ "$round" = 6 ] && { ROUND6_SOCKET=opened; ROUND6_OUT=$(screen); }
-    fi
-    wait_for "" "Password:" 15
-    tm send-keys -t t -l "not the password"
-    tm send-keys -t t Enter
-    finish
-    AFTER+=("$(strikes)")
-    echo "     round $round: strikes on disk ${AFTER[-1]} ($(($(now_ms) - t0)) ms)"
-done
-check "round 1 reached the sensor and its strike is on disk (strikes 1)" test "${AFTER[0]}" = 1
-check "rounds 1-5 each reached the sensor" test "$REACHED" -ge 5
-check "each round's strike is on disk: 1 2 3 4 5 after rounds 1-5 (got ${AFTER[*]:0:5})" \
-    test "${AFTER[*]:0:5}" = "1 2 3 4 5"
-check "the preload slowed the helpers' fsyncs ($(grep -c '^begin' "$T/fsync.log" 2>/dev/null) calls)" \
-    grep -q "^begin " "$T/fsync.log"
-killed=$(awk '$1=="begin"{b[$2]++} $1=="end"{e[$2]++} END{n=0; for (p in b) if (b[p]>e[p]) n++; print n}' "$T/fsync.log")
-check "the wrong fingers' helpers were SIGKILLed inside a slowed fsync (in $killed of the rounds)" test "$killed" -ge 5
-OUT=${ROUND6_OUT:-}
-check "the 6th attempt: 'Too many failed attempts'" test "$REFUSED" = 6
-check "...without the finger prompt" lacks "$PROMPT"
-check "...and the sensor never opened" test "${ROUND6_SOCKET:-}" = never
-OUT="state file: $(tr '\n' ' ' < "$T/state/$TUID" 2>&1)"
-check "the state file: locked (locked_at set)" eval '! grep -qx "locked_at -" "$T/state/$TUID" && grep -qE "^locked_at [0-9]+$" "$T/state/$TUID"'
-check "the state file: 5 strikes" grep -qx "strikes 5" "$T/state/$TUID"
+        finish
+        AFTER+=("$(strikes)")
+        echo "     round $round: strikes on disk ${AFTER[-1]} ($(($(now_ms) - t0)) ms)"
+    done
+    check "round 1 reached the sensor and its strike is on disk (strikes 1)" test "${AFTER[0]}" = 1
+    check "rounds 1-5 each reached the sensor" test "$REACHED" -ge 5
+    check "each round's strike is on disk: 1 2 3 4 5 after rounds 1-5 (got ${AFTER[*]:0:5})" \
+        test "${AFTER[*]:0:5}" = "1 2 3 4 5"
+    check "the preload slowed the helpers' fsyncs ($(grep -c '^begin' "$T/fsync.log" 2>/dev/null) calls)" \
+        grep -q "^begin " "$T/fsync.log"
+    killed=$(awk '$1=="begin"{b[$2]++} $1=="end"{e[$2]++} END{n=0; for (p in b) if (b[p]>e[p]) n++; print n}' "$T/fsync.log")
+    check "the wrong fingers' helpers were SIGKILLed inside a slowed fsync (in $killed of the rounds)" test "$killed" -ge 5
+    OUT=${ROUND6_OUT:-}
+    check "the 6th attempt: 'Too many failed attempts'" test "$REFUSED" = 6
+    check "...without the finger prompt" lacks "$PROMPT"
+    check "...and the sensor never opened" test "${ROUND6_SOCKET:-}" = never
+    OUT="state file: $(tr '\n' ' ' < "$T/state/$TUID" 2>&1)"
+    check "the state file: locked (locked_at set)" eval '! grep -qx "locked_at -" "$T/state/$TUID" && grep -qE "^locked_at [0-9]+$" "$T/state/$TUID"'
+    check "the state file: 5 strikes" grep -qx "strikes 5" "$T/state/$TUID"
+}
+case_ "six times: a wrong finger, Enter once its helper is inside the slowed write after the scan (fsync ${SLOW_MS} ms)" six_rounds
 
 summary
