@@ -21,44 +21,14 @@ source "$(dirname "$0")/lib.sh"
 STARTED=$(date +%s)
 
 CG=$(cgroup2_dir) || { echo "no cgroup2 hierarchy"; echo "0 passed, 1 failed"; exit 1; }
+source "$E2E/kit/gdm.sh"   # the test user and GDM's two stacks, as clients_gnome.sh has them
 
-make_user "$TUSER" "$TPASS"
-TUID=$(id -u "$TUSER")
-CONF="$T/touchauth.conf"
-STATE="$T/state"
-mkdir -m 0700 "$STATE"
-# The trust rules off (each has its own suite); the lockout as shipped (5).
-write_config "$CONF" "helper=$HELPER" "state_dir=$STATE" "password_after_boot=no" \
-    "password_max_age=0" "password_after_enroll_change=no"
-enroll "$TUSER" right-index-finger tu-right-index
-check "(setup) enroll stores a print" test -f "$T/prints/$TUSER/virtual_device/0/7"
-FINGER="SCAN tu-right-index"
-ELSE="SCAN someone-else"
-PROMPT="Place your finger on the fingerprint reader"
-LOCKED="Too many failed attempts. Enter your password to use your fingerprint again."
+gdm_user
 
-# --- the two stacks --------------------------------------------------------------------------
-EXAMPLE="$ROOT/examples/pam.d/gdm-fingerprint"
-mkdir -p "$T/pam.d" "$T/pam.d-norecord"
-gdm_fingerprint() {  # the example's auth lines (pam_gnome_keyring only where it is installed)
-    grep '^auth' "$EXAMPLE" | sed "s|pam_touchauth.so|$MODULE config=$CONF debug|" |
-        if ls /lib/*/security/pam_gnome_keyring.so > /dev/null 2>&1; then cat; else grep -v pam_gnome_keyring; fi
-    echo "account required pam_permit.so"
-}
-gdm_password() {  # gdm3's gdm-password with pam-auth-update's common-auth (+ touchauth-unlock)
-    printf '%s\n' "auth requisite pam_nologin.so" "auth required pam_succeed_if.so user != root quiet_success" \
-        "auth [success=1 default=ignore] pam_unix.so nullok nodelay" "auth requisite pam_deny.so" \
-        "auth required pam_permit.so"
-    [ "${1:-}" = norecord ] || echo "auth optional $MODULE authsucc config=$CONF debug"
-    echo "account required pam_permit.so"
-}
-gdm_fingerprint > "$T/pam.d/gdm-fingerprint"
-gdm_password > "$T/pam.d/gdm-password"
-gdm_fingerprint > "$T/pam.d-norecord/gdm-fingerprint"
-gdm_password norecord > "$T/pam.d-norecord/gdm-password"
-OUT=$(cat "$T/pam.d/gdm-fingerprint")
-check "(setup) gdm-fingerprint has the example's touchauth line (required, fallback_title= hidden)" \
-    eval 'grep -q "^auth *required *$MODULE config=$CONF debug timeout=600 fallback_title=\$" "$T/pam.d/gdm-fingerprint"'
+# --- the two stacks (tests/e2e/kit/gdm.sh) ----------------------------------------------------
+gdm_stacks "$T/pam.d"
+gdm_stacks "$T/pam.d-norecord" norecord
+gdm_example_line "$T/pam.d"
 
 # --- the fake logind (tests/e2e/kit/logind.sh) ----------------------------------------------
 # logind_greeter TYPE: seat0's active session c1 is GDM's greeter (class greeter, local, TYPE x11
@@ -82,8 +52,7 @@ exec unshare -m --propagation private sh -c '
     shift 2; exec "$@"' sh "$rs" "$cg" "$@"
 EOF
 chmod 0755 "$T/run-in"
-gcc -O2 -Wall -Wextra -o "$T/gdmworker" "$E2E/clients/gdmworker.c" -lpam
-check "(setup) clients/gdmworker.c builds" test -x "$T/gdmworker"
+gdm_worker "$T/gdmworker"
 
 ANSWER="$T/answer"     # the password field: gdm-password's worker reads its answer here
 mkfifo -m 0600 "$ANSWER"
@@ -118,23 +87,12 @@ gdm_end() {
     OUT=$(grep -v '^PWRAP_\(TRACE\|DEBUG\).*\(Copy\|Lookup\|Unlink\|LD_PRELOAD\|PAM_WRAPPER\)' "$T/gdm.out")
 }
 pid_of_worker() { sed -n "s/^gdm: worker for $1 started, pid \([0-9]*\)$/\1/p" "$T/gdm.out"; }
-# listening: someone still listens on the sensor's socket (a helper holds the sensor open).
-listening() {
-    python3 -c 'import socket, sys
-s = socket.socket(socket.AF_UNIX)
-try:
-    s.connect(sys.argv[1])
-except OSError:
-    sys.exit(1)' "$SOCK"
-}
 gone() { local st; st=$(sed -n 's/^[0-9]* ([^)]*) \(.\).*/\1/p' "/proc/$1/stat" 2>/dev/null); [ -z "$st" ] || [ "$st" = Z ]; }
 wait_gone() { local _; for _ in $(seq 150); do gone "$1" && return 0; sleep 0.02; done; return 1; }
 fp_says() { grep -qF -- "[gdm-fingerprint] $1" <<< "$OUT"; }
 pw_says() { grep -qF -- "[gdm-password] $1" <<< "$OUT"; }
-# (armed, never_armed, set_state, strikes, fresh_state: tests/e2e/kit/state.sh)
-# touch CMDS...: vsensor.py sends them in the background (lib.sh's sensor_start would first
-# remove the socket a waiting helper already listens on); sensor_stop ends it.
-touch_sensor() { python3 "$E2E/vsensor.py" "$SOCK" "$@" > "$T/vsensor.out" 2>&1 & SENDER=$!; }
+# (armed, never_armed, set_state, strikes, fresh_state: tests/e2e/kit/state.sh; listening,
+# touch_sensor: kit/gdm.sh)
 ms_of() { sed -n "s/^\[$1\] $2.* (\([0-9]*\) ms)$/\1/p" <<< "$OUT" | head -n 1; }
 MSG_SUCCESS="authenticate: Success"
 
@@ -148,133 +106,162 @@ trap 'cleanup; rm -rf "$T"' EXIT
 trap 'exit 130' INT; trap 'exit 143' TERM; trap 'exit 129' HUP
 
 # =============================================================================================
-echo "# a. the finger logs in (greeter on Wayland: GDM sets PAM_TTY=/dev/tty1 only)"
-logind_greeter wayland
-fresh_state
-gdm_start
-gdm_wait "[gdm-fingerprint] info: $PROMPT"
-check "a. gdm-fingerprint shows our prompt" grep -qF "[gdm-fingerprint] info: $PROMPT" "$T/gdm.out"
-check "a. ...the sensor is armed" armed
-touch_sensor "$FINGER"
-gdm_end
-sensor_stop
-check "a. the finger: gdm-fingerprint's pam_authenticate is PAM_SUCCESS, its account phase too" \
-    eval 'fp_says "$MSG_SUCCESS" && fp_says "account: Success"'
-check "a. ...the password field was up meanwhile (gdm-password at pam_unix's prompt)" pw_says "prompt: Password:"
-check "a. ...no hint to press Enter (fallback_title= in the example: the password field is there)" \
-    lacks "Enter Password"
-check "a. ...GDM logs in by gdm-fingerprint and stops gdm-password with SIGTERM (its handler: exit 0)" \
-    eval 'has "gdm: logged in by gdm-fingerprint" && has "gdm: gdm-password stopped: exit status 0" && [ "$RC" = 0 ]'
-check "a. ...no strike (a match)" test "$(strikes)" = 0
-echo "#   a. prompt after $(ms_of gdm-fingerprint "info: $PROMPT") ms; verified after $(ms_of gdm-fingerprint "$MSG_SUCCESS") ms"
+# a. the finger logs in (greeter on Wayland: GDM sets PAM_TTY=/dev/tty1 only)
+a_finger() {
+    logind_greeter wayland
+    fresh_state
+    gdm_start
+    gdm_wait "[gdm-fingerprint] info: $PROMPT"
+    check "a. gdm-fingerprint shows our prompt" grep -qF "[gdm-fingerprint] info: $PROMPT" "$T/gdm.out"
+    check "a. ...the sensor is armed" armed
+    touch_sensor "$FINGER"
+    gdm_end
+    sensor_stop
+    check "a. the finger: gdm-fingerprint's pam_authenticate is PAM_SUCCESS, its account phase too" \
+        eval 'fp_says "$MSG_SUCCESS" && fp_says "account: Success"'
+    check "a. ...the password field was up meanwhile (gdm-password at pam_unix's prompt)" pw_says "prompt: Password:"
+    check "a. ...no hint to press Enter (fallback_title= in the example: the password field is there)" \
+        lacks "Enter Password"
+    check "a. ...GDM logs in by gdm-fingerprint and stops gdm-password with SIGTERM (its handler: exit 0)" \
+        eval 'has "gdm: logged in by gdm-fingerprint" && has "gdm: gdm-password stopped: exit status 0" && [ "$RC" = 0 ]'
+    check "a. ...no strike (a match)" test "$(strikes)" = 0
+    echo "#   a. prompt after $(ms_of gdm-fingerprint "info: $PROMPT") ms; verified after $(ms_of gdm-fingerprint "$MSG_SUCCESS") ms"
+}
+case_ "a. the finger logs in (greeter on Wayland: GDM sets PAM_TTY=/dev/tty1 only)" a_finger
 
 # =============================================================================================
-echo "# b. the password while the finger waits; GDM then stops the fingerprint worker"
-logind_greeter x11
-fresh_state
-gdm_start
-gdm_wait "[gdm-fingerprint] info: $PROMPT"
-for _ in $(seq 250); do listening && break; sleep 0.02; done
-FP_WORKER=$(pid_of_worker gdm-fingerprint)
-FP_HELPER=$([ -n "$FP_WORKER" ] && pgrep -P "$FP_WORKER" -x touchauth)
-OUT="worker ${FP_WORKER:-?}, helper ${FP_HELPER:-none}"
-check "b. the fingerprint worker's helper waits at the armed sensor" eval '[ -n "$FP_HELPER" ] && listening'
-type_password
-gdm_end
-PW_MS=$(ms_of gdm-password "$MSG_SUCCESS")
-check "b. the password: gdm-password's pam_authenticate is PAM_SUCCESS" pw_says "$MSG_SUCCESS"
-check "b. ...GDM logs in by gdm-password and stops gdm-fingerprint with SIGTERM mid-prompt" \
-    eval 'has "gdm: logged in by gdm-password" && has "gdm: stopping gdm-fingerprint" && has "gdm: gdm-fingerprint stopped: exit status 0"'
-check "b. ...gdm-fingerprint never returned (it was stopped inside pam_authenticate)" \
-    eval '! fp_says "authenticate:"'
-OUT="helper ${FP_HELPER:-none}: $([ -n "$FP_HELPER" ] && grep -E '^(Name|State|PPid)' "/proc/$FP_HELPER/status" 2>/dev/null)"
-check "b. ...no helper behind: the fingerprint helper is gone (its parent-death signal)" \
-    eval '[ -n "$FP_HELPER" ] && wait_gone "$FP_HELPER"'
-OUT="socket: $(ls -l "$SOCK" 2>&1)"
-check "b. ...and no armed sensor: nobody listens on the sensor's socket" eval '! listening'
-OUT="state: $(cat "$STATE/$TUID" 2>/dev/null | tr '\n' ' ')"
-check "b. ...no strike left (the scan's charge, cleared by the password's authsucc line before the stop)" \
-    test "$(strikes)" = 0
-echo "#   b. password verified after ${PW_MS} ms (from the start of both conversations)"
+# b. the password while the finger waits; GDM then stops the fingerprint worker
+b_password() {
+    local fp_worker fp_helper pw_ms
+    logind_greeter x11
+    fresh_state
+    gdm_start
+    gdm_wait "[gdm-fingerprint] info: $PROMPT"
+    for _ in $(seq 250); do listening && break; sleep 0.02; done
+    fp_worker=$(pid_of_worker gdm-fingerprint)
+    fp_helper=$([ -n "$fp_worker" ] && pgrep -P "$fp_worker" -x touchauth)
+    OUT="worker ${fp_worker:-?}, helper ${fp_helper:-none}"
+    check "b. the fingerprint worker's helper waits at the armed sensor" eval '[ -n "$fp_helper" ] && listening'
+    type_password
+    gdm_end
+    pw_ms=$(ms_of gdm-password "$MSG_SUCCESS")
+    check "b. the password: gdm-password's pam_authenticate is PAM_SUCCESS" pw_says "$MSG_SUCCESS"
+    check "b. ...GDM logs in by gdm-password and stops gdm-fingerprint with SIGTERM mid-prompt" \
+        eval 'has "gdm: logged in by gdm-password" && has "gdm: stopping gdm-fingerprint" && has "gdm: gdm-fingerprint stopped: exit status 0"'
+    check "b. ...gdm-fingerprint never returned (it was stopped inside pam_authenticate)" \
+        eval '! fp_says "authenticate:"'
+    OUT="helper ${fp_helper:-none}: $([ -n "$fp_helper" ] && grep -E '^(Name|State|PPid)' "/proc/$fp_helper/status" 2>/dev/null)"
+    check "b. ...no helper behind: the fingerprint helper is gone (its parent-death signal)" \
+        eval '[ -n "$fp_helper" ] && wait_gone "$fp_helper"'
+    OUT="socket: $(ls -l "$SOCK" 2>&1)"
+    check "b. ...and no armed sensor: nobody listens on the sensor's socket" eval '! listening'
+    OUT="state: $(cat "$STATE/$TUID" 2>/dev/null | tr '\n' ' ')"
+    check "b. ...no strike left (the scan's charge, cleared by the password's authsucc line before the stop)" \
+        test "$(strikes)" = 0
+    echo "#   b. password verified after ${pw_ms} ms (from the start of both conversations)"
+}
+case_ "b. the password while the finger waits; GDM then stops the fingerprint worker" b_password
 
 # The same without the authsucc line in gdm-password: the stopped worker's helper gets SIGTERM as
 # its parent-death signal (Termination.swift), cancels the scan and gives its charge
 # back. Before, it died by the module's parent-death SIGKILL with the charge on disk: each
 # password login while the finger waited cost a strike, five locked the finger (NOTES.md).
-GDM_PAMD="$T/pam.d-norecord"
-fresh_state
-gdm_start
-gdm_wait "[gdm-fingerprint] info: $PROMPT"
-for _ in $(seq 250); do listening && break; sleep 0.02; done
-FP_HELPER=$(pgrep -P "$(pid_of_worker gdm-fingerprint)" -x touchauth)
-type_password
-gdm_end
-unset GDM_PAMD
-check "b. without gdm-password's authsucc line: logged in by the password" has "gdm: logged in by gdm-password"
-check "b. ...the stopped worker's helper is gone" eval '[ -n "$FP_HELPER" ] && wait_gone "$FP_HELPER"'
-OUT="state: $(cat "$STATE/$TUID" 2>/dev/null | tr '\n' ' ')"
-check "b. ...and gave its charge back: no strike (the helper's parent-death SIGTERM, not SIGKILL)" \
-    test "$(strikes)" = 0
+b_norecord() {
+    local fp_helper
+    logind_greeter x11
+    fresh_state
+    GDM_PAMD="$T/pam.d-norecord" gdm_start
+    gdm_wait "[gdm-fingerprint] info: $PROMPT"
+    for _ in $(seq 250); do listening && break; sleep 0.02; done
+    fp_helper=$(pgrep -P "$(pid_of_worker gdm-fingerprint)" -x touchauth)
+    type_password
+    gdm_end
+    check "b. without gdm-password's authsucc line: logged in by the password" has "gdm: logged in by gdm-password"
+    check "b. ...the stopped worker's helper is gone" eval '[ -n "$fp_helper" ] && wait_gone "$fp_helper"'
+    OUT="state: $(cat "$STATE/$TUID" 2>/dev/null | tr '\n' ' ')"
+    check "b. ...and gave its charge back: no strike (the helper's parent-death SIGTERM, not SIGKILL)" \
+        test "$(strikes)" = 0
+}
+case_ "b. the password while the finger waits, gdm-password without the authsucc line" b_norecord
 
 # =============================================================================================
-echo "# c. three wrong fingers, then the password"
-logind_greeter wayland
-fresh_state
-gdm_start
-gdm_wait "[gdm-fingerprint] info: $PROMPT"
-touch_sensor "$ELSE" "$ELSE" "$ELSE"
-gdm_wait "[gdm-fingerprint] authenticate:" 15
-sensor_stop
-OUT=$(cat "$T/gdm.out")
-check "c. wrong fingers: 'Not recognized, try again' twice, then 'Fingerprint not recognized' (error messages)" \
-    eval '[ "$(count_of "[gdm-fingerprint] error: Not recognized, try again")" = 2 ] && fp_says "error: Fingerprint not recognized"'
-check "c. ...gdm-fingerprint ends in PAM_MAXTRIES (required: its stack fails)" fp_says "authenticate: $MSG_MAXTRIES"
-check "c. ...GDM goes on with the password field" has "gdm: gdm-fingerprint did not verify the user"
-check "c. ...three strikes recorded" test "$(strikes)" = 3
-type_password
-gdm_end
-check "c. the password then logs in (gdm-password PAM_SUCCESS)" \
-    eval 'pw_says "$MSG_SUCCESS" && has "gdm: logged in by gdm-password" && [ "$RC" = 0 ]'
-check "c. ...and clears the strikes (authsucc)" test "$(strikes)" = 0
+# c. three wrong fingers, then the password
+c_wrong() {
+    logind_greeter wayland
+    fresh_state
+    gdm_start
+    gdm_wait "[gdm-fingerprint] info: $PROMPT"
+    touch_sensor "$ELSE" "$ELSE" "$ELSE"
+    gdm_wait "[gdm-fingerprint] authenticate:" 15
+    sensor_stop
+    OUT=$(cat "$T/gdm.out")
+    check "c. wrong fingers: 'Not recognized, try again' twice, then 'Fingerprint not recognized' (error messages)" \
+        eval '[ "$(count_of "[gdm-fingerprint] error: Not recognized, try again")" = 2 ] && fp_says "error: Fingerprint not recognized"'
+    check "c. ...gdm-fingerprint ends in PAM_MAXTRIES (required: its stack fails)" fp_says "authenticate: $MSG_MAXTRIES"
+    check "c. ...GDM goes on with the password field" has "gdm: gdm-fingerprint did not verify the user"
+    check "c. ...three strikes recorded" test "$(strikes)" = 3
+    type_password
+    gdm_end
+    check "c. the password then logs in (gdm-password PAM_SUCCESS)" \
+        eval 'pw_says "$MSG_SUCCESS" && has "gdm: logged in by gdm-password" && [ "$RC" = 0 ]'
+    check "c. ...and clears the strikes (authsucc)" test "$(strikes)" = 0
+}
+case_ "c. three wrong fingers, then the password" c_wrong
 
 # A wrong password first: gdm-password fails, the finger's conversation is not disturbed.
-fresh_state
-gdm_start
-gdm_wait "[gdm-fingerprint] info: $PROMPT"
-type_password "wrong password"
-gdm_wait "gdm: gdm-password did not verify the user"
-check "c. a wrong password: gdm-password fails, the sensor still armed for the finger" \
-    eval 'grep -qF "[gdm-password] authenticate: $MSG_AUTHERR" "$T/gdm.out" && listening'
-touch_sensor "$FINGER"
-gdm_end
-sensor_stop
-check "c. ...then the finger logs in" eval 'has "gdm: logged in by gdm-fingerprint" && [ "$RC" = 0 ]'
+c_wrong_password() {
+    logind_greeter wayland
+    fresh_state
+    gdm_start
+    gdm_wait "[gdm-fingerprint] info: $PROMPT"
+    type_password "wrong password"
+    gdm_wait "gdm: gdm-password did not verify the user"
+    check "c. a wrong password: gdm-password fails, the sensor still armed for the finger" \
+        eval 'grep -qF "[gdm-password] authenticate: $MSG_AUTHERR" "$T/gdm.out" && listening'
+    touch_sensor "$FINGER"
+    gdm_end
+    sensor_stop
+    check "c. ...then the finger logs in" eval 'has "gdm: logged in by gdm-fingerprint" && [ "$RC" = 0 ]'
+}
+case_ "c. a wrong password first, then the finger" c_wrong_password
 
 # =============================================================================================
-echo "# d. a locked user: our message at once, and the password"
-logind_greeter wayland
-set_state 5 "$(($(date +%s) - 60))"
-gdm_start
-touch_sensor "$FINGER"     # a touch queued: it must let nobody in
-gdm_wait "[gdm-fingerprint] authenticate:" 10
-OUT=$(cat "$T/gdm.out")
-check "d. gdm-fingerprint shows our lockout message" fp_says "info: $LOCKED"
-check "d. ...and ends at once in PAM_AUTHINFO_UNAVAIL, without the finger prompt" \
-    eval 'fp_says "authenticate: $MSG_UNAVAIL" && ! fp_says "info: $PROMPT"'
-check "d. ...the sensor was never armed" never_armed
-echo "#   d. locked: the message after $(sed -n 's/^\[gdm-fingerprint\] authenticate:.* (\([0-9]*\) ms)$/\1/p' "$T/gdm.out") ms"
-type_password
-gdm_end
-sensor_stop
-check "d. the password logs in" eval 'pw_says "$MSG_SUCCESS" && has "gdm: logged in by gdm-password"'
-check "d. ...and lifts the lockout (authsucc)" test "$(strikes)" = 0
+# d. a locked user: our message at once, and the password
+d_locked() {
+    logind_greeter wayland
+    set_state 5 "$(($(date +%s) - 60))"
+    gdm_start
+    touch_sensor "$FINGER"     # a touch queued: it must let nobody in
+    gdm_wait "[gdm-fingerprint] authenticate:" 10
+    OUT=$(cat "$T/gdm.out")
+    check "d. gdm-fingerprint shows our lockout message" fp_says "info: $LOCKED"
+    check "d. ...and ends at once in PAM_AUTHINFO_UNAVAIL, without the finger prompt" \
+        eval 'fp_says "authenticate: $MSG_UNAVAIL" && ! fp_says "info: $PROMPT"'
+    check "d. ...the sensor was never armed" never_armed
+    echo "#   d. locked: the message after $(sed -n 's/^\[gdm-fingerprint\] authenticate:.* (\([0-9]*\) ms)$/\1/p' "$T/gdm.out") ms"
+    type_password
+    gdm_end
+    sensor_stop
+    check "d. the password logs in" eval 'pw_says "$MSG_SUCCESS" && has "gdm: logged in by gdm-password"'
+    check "d. ...and lifts the lockout (authsucc)" test "$(strikes)" = 0
+}
+case_ "d. a locked user: our message at once, and the password" d_locked
 
 # =============================================================================================
-echo "# e. nobody at a greeter, or a remote display: never armed"
-# e_case NAME WHY [gdmworker options...]: a touch queued, the password typed at once; the
-# fingerprint must not be offered, the password logs in.
+# e. nobody at a greeter, or a remote display: never armed
+# e_case FRONT WHY [gdmworker options...]: seat0 as FRONT says (greeter: GDM's greeter on x11;
+# console: a text login active; none: no logind, as this VM), a touch queued, the password typed
+# at once; the fingerprint must not be offered, the password logs in. GDM's PAM_TTY is
+# /dev/tty1, and that VT is on screen (the text login's VTNR=1): the module gets past the VT
+# rule to the one these cases are about.
 e_case() {
-    local name=$1 why=$2; shift 2
+    local front=$1 why=$2; shift 2
+    vt_on_screen tty1
+    case $front in
+        greeter) logind_greeter x11 ;;
+        console) logind_console ;;
+        none) logind_none ;;
+    esac
     fresh_state
     gdm_start "$@"
     touch_sensor "$FINGER"
@@ -282,22 +269,16 @@ e_case() {
     type_password
     gdm_end
     sensor_stop
-    check "$name: gdm-fingerprint PAM_AUTHINFO_UNAVAIL, no prompt" \
+    check "$CASE: gdm-fingerprint PAM_AUTHINFO_UNAVAIL, no prompt" \
         eval 'fp_says "authenticate: $MSG_UNAVAIL" && ! fp_says "info: $PROMPT"'
-    check "$name: ...the sensor was never armed (the touch let nobody in)" \
+    check "$CASE: ...the sensor was never armed (the touch let nobody in)" \
         eval 'never_armed && ! has "gdm: gdm-fingerprint verified"'
-    check "$name: ...the module says why: $why" has "$why"
-    check "$name: ...the password logs in" has "gdm: logged in by gdm-password"
+    check "$CASE: ...the module says why: $why" has "$why"
+    check "$CASE: ...the password logs in" has "gdm: logged in by gdm-password"
 }
-logind_greeter x11
-e_case "e. remote display (XDMCP: PAM_RHOST)" "remote session (PAM_RHOST is set)" -I rhost=192.0.2.7
-# GDM's PAM_TTY is /dev/tty1, and that VT is on screen (the text login's VTNR=1): the module
-# gets past the VT rule to the one these cases are about.
-vt_on_screen tty1
-logind_console
-e_case "e. no greeter in front (a text login active on seat0)" "nobody at a terminal or a screen to answer"
-logind_none
-e_case "e. no logind at all (this VM), PAM_TTY=/dev/tty1 only" "nobody at a terminal or a screen to answer"
+case_ "e. remote display (XDMCP: PAM_RHOST)" e_case greeter "remote session (PAM_RHOST is set)" -I rhost=192.0.2.7
+case_ "e. no greeter in front (a text login active on seat0)" e_case console "nobody at a terminal or a screen to answer"
+case_ "e. no logind at all (this VM), PAM_TTY=/dev/tty1 only" e_case none "nobody at a terminal or a screen to answer"
 
 # =============================================================================================
 OUT=$(ps -eo pid,ppid,comm | awk '$3 == "gdmworker" || $3 == "touchauth"')

@@ -25,6 +25,7 @@
 source "$(dirname "$0")/lib.sh"
 source "$E2E/clients/locker_x11.sh"    # gui_packages
 source "$E2E/private_bus.sh"
+source "$E2E/kit/gdm.sh"               # the test user and GDM's two stacks, as clients_gdm.sh has them
 STARTED=$(date +%s)
 OUT=""
 # On a fresh Debian 12 the packages pull libpam-systemd (gnome-shell -> dbus-user-session), whose
@@ -51,20 +52,8 @@ done
 PY=/usr/bin/python3    # Debian's python: gi and dbusmock are its packages
 CG=$(cgroup2_dir) || { echo "no cgroup2 hierarchy"; echo "0 passed, 1 failed"; exit 1; }
 
-make_user "$TUSER" "$TPASS"
-TUID=$(id -u "$TUSER")
+gdm_user
 TGID=$(id -g "$TUSER")
-CONF="$T/touchauth.conf"
-STATE="$T/state"
-mkdir -m 0700 "$STATE"
-write_config "$CONF" "helper=$HELPER" "state_dir=$STATE" "password_after_boot=no" \
-    "password_max_age=0" "password_after_enroll_change=no"
-enroll "$TUSER" right-index-finger tu-right-index
-check "(setup) enroll stores a print" test -f "$T/prints/$TUSER/virtual_device/0/7"
-FINGER="SCAN tu-right-index"
-ELSE="SCAN someone-else"
-PROMPT="Place your finger on the fingerprint reader"
-LOCKED="Too many failed attempts. Enter your password to use your fingerprint again."
 
 # W: what the user's processes must reach (T is root's 0700); U: the user's home and runtime dir.
 W=$(mktemp -d /tmp/touchauth-gnome.XXXXXX)
@@ -105,41 +94,14 @@ exec unshare -m --propagation private sh -c '
     shift; exec "\$@"' sh "\$cg" "\$@"
 EOF
 chmod 0755 "$W/run-in"
-gcc -O2 -Wall -Wextra -o "$W/gdmworker" "$E2E/clients/gdmworker.c" -lpam
-check "(setup) clients/gdmworker.c builds" test -x "$W/gdmworker"
+gdm_worker "$W/gdmworker"
 
-# --- the stacks ---------------------------------------------------------------------------------
-EXAMPLE="$ROOT/examples/pam.d/gdm-fingerprint"
-mkdir -p "$T/pam.d"
-gdm_fingerprint() {  # the example's auth lines (pam_gnome_keyring only where it is installed)
-    grep '^auth' "$EXAMPLE" | sed "s|pam_touchauth.so|$MODULE config=$CONF debug|" |
-        if ls /lib/*/security/pam_gnome_keyring.so > /dev/null 2>&1; then cat; else grep -v pam_gnome_keyring; fi
-    echo "account required pam_permit.so"
-}
-# common_auth [finger]: Debian 12's common-auth as pam-auth-update writes it with touchauth-unlock
-# (the authsucc line), and with `--enable touchauth` (finger) our line first.
-common_auth() {
-    if [ "${1:-}" = finger ]; then
-        echo "auth [success=2 abort=die default=ignore] $MODULE config=$CONF debug"
-        echo "auth [success=1 default=ignore] pam_unix.so nullok try_first_pass nodelay"
-    else
-        echo "auth [success=1 default=ignore] pam_unix.so nullok nodelay"
-    fi
-    printf '%s\n' "auth requisite pam_deny.so" "auth required pam_permit.so" \
-        "auth optional $MODULE authsucc config=$CONF debug"
-}
-gdm_password() {  # gdm3's gdm-password: pam_nologin, pam_succeed_if, @include common-auth
-    printf '%s\n' "auth requisite pam_nologin.so" "auth required pam_succeed_if.so user != root quiet_success"
-    common_auth "$@"
-    echo "account required pam_permit.so"
-}
-stacks() {  # stacks example|readme
-    gdm_fingerprint > "$T/pam.d/gdm-fingerprint"
-    if [ "$1" = readme ]; then gdm_password finger; else gdm_password; fi > "$T/pam.d/gdm-password"
-}
+# --- the stacks (tests/e2e/kit/gdm.sh) ----------------------------------------------------------
+# stacks example|readme: gdm-password as gdm3 has it (common-auth with touchauth-unlock), and with
+# README's `pam-auth-update --enable touchauth` too (readme: our line first in common-auth).
+stacks() { if [ "$1" = readme ]; then gdm_stacks "$T/pam.d" finger; else gdm_stacks "$T/pam.d"; fi; }
 stacks example
-check "(setup) gdm-fingerprint has the example's touchauth line" \
-    eval 'grep -q "^auth *required *$MODULE config=$CONF debug timeout=600 fallback_title=\$" "$T/pam.d/gdm-fingerprint"'
+gdm_example_line "$T/pam.d"
 
 PIDS=()
 SENDER=""
@@ -323,16 +285,8 @@ wait_state() {
         sleep 0.1
     done
 }
-listening() {
-    $PY -c 'import socket, sys
-s = socket.socket(socket.AF_UNIX)
-try:
-    s.connect(sys.argv[1])
-except OSError:
-    sys.exit(1)' "$SOCK"
-}
+# (listening, touch_sensor: tests/e2e/kit/gdm.sh, with $PY)
 wait_listening() { local _; for _ in $(seq 300); do listening && return 0; sleep 0.05; done; return 1; }
-touch_sensor() { $PY "$E2E/vsensor.py" "$SOCK" "$@" > "$T/vsensor.out" 2>&1 & SENDER=$!; }
 sensor_done() { [ -n "$SENDER" ] && { wait "$SENDER" 2>/dev/null; SENDER=""; }; return 0; }
 # (set_state, strikes, fresh_state: tests/e2e/kit/state.sh)
 log_since() { tail -n +"$((LOG_MARK + 1))" "$T/gdm.log"; }
@@ -358,187 +312,219 @@ stopped_conversations() {  # no worker or helper of ours left in the session's s
 }
 
 # =================================================================================================
-echo "# 1. lock the screen; the finger unlocks"
-fresh_state
-lock || echo "#   (the lock screen did not show its prompt: $ST)"
-OUT=$ST
-check "1. the lock screen shows its prompt (Main.screenShield locked, the prompt page)" test "$(st prompt)" = True
-wait_log "[gdm-fingerprint] info: $PROMPT" 15
-OUT=$(log_since)
-check "1. the shell started gdm-password and gdm-fingerprint (fprintd offered its reader)" \
-    eval 'has "call BeginVerificationForUser gdm-password | $TUSER" && has "call BeginVerificationForUser gdm-fingerprint | $TUSER"'
-check "1. ...gdm-fingerprint sent our prompt (Info)" has "signal Info gdm-fingerprint | $PROMPT"
-check "1. ...the password field is there at once (gdm-password's SecretInfoQuery)" has "signal SecretInfoQuery gdm-password | Password:"
-wait_listening
-check "1. ...the sensor is armed" listening
-wait_state message "$HINT" 10
-OUT=$ST
-check "1. the shell shows '$HINT' under the password field (our info line replaced)" \
-    eval '[ "$(st message)" = "$HINT" ] && [ "$(st entry)" = True ]'
-shot armed
-OUT=$(ocr armed)
-check "1. ...the screen shows it (OCR): the hint and the password field" \
-    eval 'has "or place finger on reader" || has "or swipe finger"'
-echo "#   OCR: $OUT"
-touch_sensor "$FINGER"
-unlocked 15
-OUT="$ST
+# Each case sets its stacks and its state, then locks the screen; it ends unlocked, with no worker
+# left in the session.
+# 1. lock the screen; the finger unlocks
+finger_unlocks() {
+    stacks example
+    fresh_state
+    lock || echo "#   (the lock screen did not show its prompt: $ST)"
+    OUT=$ST
+    check "1. the lock screen shows its prompt (Main.screenShield locked, the prompt page)" test "$(st prompt)" = True
+    wait_log "[gdm-fingerprint] info: $PROMPT" 15
+    OUT=$(log_since)
+    check "1. the shell started gdm-password and gdm-fingerprint (fprintd offered its reader)" \
+        eval 'has "call BeginVerificationForUser gdm-password | $TUSER" && has "call BeginVerificationForUser gdm-fingerprint | $TUSER"'
+    check "1. ...gdm-fingerprint sent our prompt (Info)" has "signal Info gdm-fingerprint | $PROMPT"
+    check "1. ...the password field is there at once (gdm-password's SecretInfoQuery)" has "signal SecretInfoQuery gdm-password | Password:"
+    wait_listening
+    check "1. ...the sensor is armed" listening
+    wait_state message "$HINT" 10
+    OUT=$ST
+    check "1. the shell shows '$HINT' under the password field (our info line replaced)" \
+        eval '[ "$(st message)" = "$HINT" ] && [ "$(st entry)" = True ]'
+    shot armed
+    OUT=$(ocr armed)
+    check "1. ...the screen shows it (OCR): the hint and the password field" \
+        eval 'has "or place finger on reader" || has "or swipe finger"'
+    echo "#   OCR: $OUT"
+    touch_sensor "$FINGER"
+    unlocked 15
+    OUT="$ST
 $(log_since)"
-sensor_done
-check "1. the finger unlocks: the shell's shield is down" test "$(st locked)" = False
-check "1. ...by gdm-fingerprint (VerificationComplete), gdm-password stopped with SIGTERM" \
-    eval 'has "signal VerificationComplete gdm-fingerprint" && has "stopping gdm-password"'
-check "1. ...no worker or helper left in the session" stopped_conversations
-check "1. ...no strike (a match)" test "$(strikes)" = 0
+    sensor_done
+    check "1. the finger unlocks: the shell's shield is down" test "$(st locked)" = False
+    check "1. ...by gdm-fingerprint (VerificationComplete), gdm-password stopped with SIGTERM" \
+        eval 'has "signal VerificationComplete gdm-fingerprint" && has "stopping gdm-password"'
+    check "1. ...no worker or helper left in the session" stopped_conversations
+    check "1. ...no strike (a match)" test "$(strikes)" = 0
+}
+case_ "1. lock the screen; the finger unlocks" finger_unlocks
 
 # =================================================================================================
-echo "# 2. a wrong finger shows our line; three wrong fingers, then the password"
-fresh_state
-lock || echo "#   (the lock screen did not show its prompt: $ST)"
-wait_log "[gdm-fingerprint] info: $PROMPT" 15
-wait_listening
-touch_sensor "$ELSE"
-wait_log "signal Problem gdm-fingerprint" 15
-sensor_done
-wait_state message "Not recognized, try again" 10
-OUT=$ST
-check "2. a wrong finger: the shell shows our line 'Not recognized, try again'" test "$(st message)" = "Not recognized, try again"
-shot wrong
-OUT=$(ocr wrong)
-check "2. ...on the screen (OCR)" has "Not recognized"
-echo "#   OCR: $OUT"
-touch_sensor "$ELSE" "$ELSE"
-wait_log "worker gdm-fingerprint exit" 20
-sensor_done
-state
-OUT="$ST
+# 2. a wrong finger shows our line; three wrong fingers, then the password
+wrong_fingers() {
+    stacks example
+    fresh_state
+    lock || echo "#   (the lock screen did not show its prompt: $ST)"
+    wait_log "[gdm-fingerprint] info: $PROMPT" 15
+    wait_listening
+    touch_sensor "$ELSE"
+    wait_log "signal Problem gdm-fingerprint" 15
+    sensor_done
+    wait_state message "Not recognized, try again" 10
+    OUT=$ST
+    check "2. a wrong finger: the shell shows our line 'Not recognized, try again'" test "$(st message)" = "Not recognized, try again"
+    shot wrong
+    OUT=$(ocr wrong)
+    check "2. ...on the screen (OCR)" has "Not recognized"
+    echo "#   OCR: $OUT"
+    touch_sensor "$ELSE" "$ELSE"
+    wait_log "worker gdm-fingerprint exit" 20
+    sensor_done
+    state
+    OUT="$ST
 $(log_since)"
-check "2. three wrong fingers: gdm-fingerprint ends in PAM_MAXTRIES (GDM: ServiceUnavailable with its message)" \
-    eval 'has "[gdm-fingerprint] authenticate: $MSG_MAXTRIES" && has "signal ServiceUnavailable gdm-fingerprint | You reached the maximum fingerprint"'
-check "2. ...the shell showed each of our lines" \
-    eval 'has "Not recognized, try again" && has "Fingerprint not recognized"'
-check "2. ...three strikes" test "$(strikes)" = 3
-check "2. ...the screen is still locked, the password field there" eval '[ "$(st locked)" = True ] && [ "$(st entry)" = True ]'
-type_text "$TPASS"
-unlocked 15
-OUT="$ST
+    check "2. three wrong fingers: gdm-fingerprint ends in PAM_MAXTRIES (GDM: ServiceUnavailable with its message)" \
+        eval 'has "[gdm-fingerprint] authenticate: $MSG_MAXTRIES" && has "signal ServiceUnavailable gdm-fingerprint | You reached the maximum fingerprint"'
+    check "2. ...the shell showed each of our lines" \
+        eval 'has "Not recognized, try again" && has "Fingerprint not recognized"'
+    check "2. ...three strikes" test "$(strikes)" = 3
+    check "2. ...the screen is still locked, the password field there" eval '[ "$(st locked)" = True ] && [ "$(st entry)" = True ]'
+    type_text "$TPASS"
+    unlocked 15
+    OUT="$ST
 $(log_since)"
-check "2. the password then unlocks (gdm-password's VerificationComplete)" \
-    eval '[ "$(st locked)" = False ] && has "signal VerificationComplete gdm-password"'
-check "2. ...and clears the strikes (authsucc)" test "$(strikes)" = 0
-stopped_conversations
+    check "2. the password then unlocks (gdm-password's VerificationComplete)" \
+        eval '[ "$(st locked)" = False ] && has "signal VerificationComplete gdm-password"'
+    check "2. ...and clears the strikes (authsucc)" test "$(strikes)" = 0
+    stopped_conversations
+}
+case_ "2. a wrong finger shows our line; three wrong fingers, then the password" wrong_fingers
 
 # =================================================================================================
-echo "# 3. a locked-out user: our reason, and the password"
+# 3. a locked-out user: our reason, and the password
 # The lockout as the helper leaves it: the state file and its marker <uid>.locked ("inode ctime-s
 # ctime-ns locked_at strikes", lockout.h): the module refuses at once, from the marker.
-LOCKED_AT=$(($(date +%s) - 60))
-set_state 5 "$LOCKED_AT"
-$PY -c 'import os, sys
+locked_out() {
+    local locked_at=$(($(date +%s) - 60))
+    stacks example
+    fresh_state
+    set_state 5 "$locked_at"
+    $PY -c 'import os, sys
 st = os.stat(sys.argv[1])
-print(st.st_ino, st.st_ctime_ns // 10**9, st.st_ctime_ns % 10**9, sys.argv[2], 5)' "$STATE/$TUID" "$LOCKED_AT" > "$STATE/$TUID.locked"
-chmod 0600 "$STATE/$TUID.locked"
-lock || echo "#   (the lock screen did not show its prompt: $ST)"
-wait_log "worker gdm-fingerprint exit" 15
-sleep 1   # (the shell's message queue: each message is shown for a while)
-state
-OUT="$ST
+print(st.st_ino, st.st_ctime_ns // 10**9, st.st_ctime_ns % 10**9, sys.argv[2], 5)' "$STATE/$TUID" "$locked_at" > "$STATE/$TUID.locked"
+    chmod 0600 "$STATE/$TUID.locked"
+    lock || echo "#   (the lock screen did not show its prompt: $ST)"
+    wait_log "worker gdm-fingerprint exit" 15
+    sleep 1   # (the shell's message queue: each message is shown for a while)
+    state
+    OUT="$ST
 $(log_since)"
-check "3. gdm-fingerprint sends our lockout reason as an error (Problem) and ends (PAM_AUTHINFO_UNAVAIL: ServiceUnavailable)" \
-    eval 'has "[gdm-fingerprint] error: $LOCKED" && has "signal Problem gdm-fingerprint | $LOCKED" && has "signal ServiceUnavailable gdm-fingerprint"'
-check "3. ...the sensor was never armed" eval '! listening && ! has "[gdm-fingerprint] info: $PROMPT"'
-echo "#   3. the auth prompt's messages: $(st msgs)"
-check "3. ...the shell shows our reason (GDM's shell shows gdm-fingerprint's info lines only as its hint)" \
-    eval 'st msgs | grep -qF "$LOCKED"'
-shot locked
-OUT=$(ocr locked)
-echo "#   OCR: $OUT"
-check "3. ...on the screen (OCR)" has "Too many failed attempts"
-type_text "$TPASS"
-unlocked 15
-OUT="$ST"
-check "3. the password unlocks" test "$(st locked)" = False
-check "3. ...and lifts the lockout (authsucc)" test "$(strikes)" = 0
-stopped_conversations
+    check "3. gdm-fingerprint sends our lockout reason as an error (Problem) and ends (PAM_AUTHINFO_UNAVAIL: ServiceUnavailable)" \
+        eval 'has "[gdm-fingerprint] error: $LOCKED" && has "signal Problem gdm-fingerprint | $LOCKED" && has "signal ServiceUnavailable gdm-fingerprint"'
+    check "3. ...the sensor was never armed" eval '! listening && ! has "[gdm-fingerprint] info: $PROMPT"'
+    echo "#   3. the auth prompt's messages: $(st msgs)"
+    check "3. ...the shell shows our reason (GDM's shell shows gdm-fingerprint's info lines only as its hint)" \
+        eval 'st msgs | grep -qF "$LOCKED"'
+    shot locked
+    OUT=$(ocr locked)
+    echo "#   OCR: $OUT"
+    check "3. ...on the screen (OCR)" has "Too many failed attempts"
+    type_text "$TPASS"
+    unlocked 15
+    OUT="$ST"
+    check "3. the password unlocks" test "$(st locked)" = False
+    check "3. ...and lifts the lockout (authsucc)" test "$(strikes)" = 0
+    stopped_conversations
+}
+case_ "3. a locked-out user: our reason, and the password" locked_out
 # Without the marker the helper decides, and its lockout line is an info line (Message.isError
-# false): GDM's shell shows its hint instead. Reported, not yet changed (NOTES.md).
-rm -f "$STATE/$TUID.locked"
-set_state 5 "$(($(date +%s) - 60))"
-lock || echo "#   (the lock screen did not show its prompt: $ST)"
-wait_log "worker gdm-fingerprint exit" 15
-sleep 1
-state
-echo "#   3. locked, no marker (the helper's line): $(log_since | grep '^signal .* gdm-fingerprint' | tr '\n' ';')"
-echo "#   3. ...the auth prompt's messages: $(st msgs)"
-type_text "$TPASS"
-unlocked 15
-stopped_conversations
+# false): GDM's shell shows its hint instead. Reported, not yet changed (NOTES.md). No check.
+locked_no_marker() {
+    stacks example
+    fresh_state
+    set_state 5 "$(($(date +%s) - 60))"
+    lock || echo "#   (the lock screen did not show its prompt: $ST)"
+    wait_log "worker gdm-fingerprint exit" 15
+    sleep 1
+    state
+    echo "#   3. locked, no marker (the helper's line): $(log_since | grep '^signal .* gdm-fingerprint' | tr '\n' ';')"
+    echo "#   3. ...the auth prompt's messages: $(st msgs)"
+    type_text "$TPASS"
+    unlocked 15
+    stopped_conversations
+}
+case_ "3. locked, no marker: the helper's line (reported)" locked_no_marker
 
 # =================================================================================================
-echo "# 4. the password typed while the finger is armed unlocks at once"
-fresh_state
-lock || echo "#   (the lock screen did not show its prompt: $ST)"
-wait_log "[gdm-fingerprint] info: $PROMPT" 15
-wait_listening
-FP_HELPER=$(pgrep -x touchauth -P "$(sed -n 's/^begin gdm-fingerprint pid \([0-9]*\)$/\1/p' "$T/gdm.log" | tail -n 1)" 2>/dev/null)
-OUT="helper: ${FP_HELPER:-none}"
-check "4. the fingerprint worker's helper waits at the armed sensor" eval '[ -n "$FP_HELPER" ] && listening'
-T0=$(now_ms)
-type_text "$TPASS"
-unlocked 15
-OUT="$ST
+# 4. the password typed while the finger is armed unlocks at once
+password_while_armed() {
+    local fp_helper t0
+    stacks example
+    fresh_state
+    lock || echo "#   (the lock screen did not show its prompt: $ST)"
+    wait_log "[gdm-fingerprint] info: $PROMPT" 15
+    wait_listening
+    fp_helper=$(pgrep -x touchauth -P "$(sed -n 's/^begin gdm-fingerprint pid \([0-9]*\)$/\1/p' "$T/gdm.log" | tail -n 1)" 2>/dev/null)
+    OUT="helper: ${fp_helper:-none}"
+    check "4. the fingerprint worker's helper waits at the armed sensor" eval '[ -n "$fp_helper" ] && listening'
+    t0=$(now_ms)
+    type_text "$TPASS"
+    unlocked 15
+    OUT="$ST
 $(log_since)"
-echo "#   4. unlocked $(($(now_ms) - T0)) ms after the typing (with the polls)"
-check "4. the password unlocks (gdm-password), the finger still armed meanwhile" \
-    eval '[ "$(st locked)" = False ] && has "signal VerificationComplete gdm-password"'
-check "4. ...gdm-fingerprint stopped with SIGTERM (the conversations race as in GDM)" \
-    eval 'has "stopping gdm-fingerprint" && has "worker gdm-fingerprint exit 0"'
-check "4. ...no armed sensor behind: nobody listens on it" eval '! listening'
-check "4. ...the helper is gone, nothing left in the session" stopped_conversations
-check "4. ...no strike" test "$(strikes)" = 0
+    echo "#   4. unlocked $(($(now_ms) - t0)) ms after the typing (with the polls)"
+    check "4. the password unlocks (gdm-password), the finger still armed meanwhile" \
+        eval '[ "$(st locked)" = False ] && has "signal VerificationComplete gdm-password"'
+    check "4. ...gdm-fingerprint stopped with SIGTERM (the conversations race as in GDM)" \
+        eval 'has "stopping gdm-fingerprint" && has "worker gdm-fingerprint exit 0"'
+    check "4. ...no armed sensor behind: nobody listens on it" eval '! listening'
+    check "4. ...the helper is gone, nothing left in the session" stopped_conversations
+    check "4. ...no strike" test "$(strikes)" = 0
+}
+case_ "4. the password typed while the finger is armed unlocks at once" password_while_armed
 
 # =================================================================================================
-echo "# 5. README's stacks: pam-auth-update --enable touchauth puts our line into gdm-password too"
+# 5. README's stacks: pam-auth-update --enable touchauth puts our line into gdm-password too
 # (common-auth, which gdm-password includes). The module steps aside in gdm-password
 # (clients.c, client_password_only): the password field at once, the finger gdm-fingerprint's.
-stacks readme
-fresh_state
-lock || echo "#   (the lock screen did not show its prompt: $ST)"
-wait_log "signal SecretInfoQuery gdm-password" 15
-wait_log "[gdm-fingerprint] info: $PROMPT" 15
-wait_listening
-wait_state message "$HINT" 10
-OUT="$ST
+readme_finger() {
+    stacks readme
+    fresh_state
+    lock || echo "#   (the lock screen did not show its prompt: $ST)"
+    wait_log "signal SecretInfoQuery gdm-password" 15
+    wait_log "[gdm-fingerprint] info: $PROMPT" 15
+    wait_listening
+    wait_state message "$HINT" 10
+    OUT="$ST
 $(log_since)"
-echo "#   5. the shell shows: message '$(st message)', password field $(st entry), hint '$(st hint)'"
-check "5. the password field is up at once (gdm-password prompts; none of our lines in its conversation)" \
-    eval 'has "signal SecretInfoQuery gdm-password | Password:" && ! has "signal Info gdm-password" && [ "$(st entry)" = True ] && [ "$(st hint)" = Password ]'
-check "5. ...the finger is offered by gdm-fingerprint alone (the shell's hint '$HINT')" \
-    eval 'has "signal Info gdm-fingerprint | $PROMPT" && [ "$(st message)" = "$HINT" ]'
-shot readme
-echo "#   OCR: $(ocr readme)"
-touch_sensor "$FINGER"
-unlocked 15
-OUT="$ST
+    echo "#   5. the shell shows: message '$(st message)', password field $(st entry), hint '$(st hint)'"
+    check "5. the password field is up at once (gdm-password prompts; none of our lines in its conversation)" \
+        eval 'has "signal SecretInfoQuery gdm-password | Password:" && ! has "signal Info gdm-password" && [ "$(st entry)" = True ] && [ "$(st hint)" = Password ]'
+    check "5. ...the finger is offered by gdm-fingerprint alone (the shell's hint '$HINT')" \
+        eval 'has "signal Info gdm-fingerprint | $PROMPT" && [ "$(st message)" = "$HINT" ]'
+    shot readme
+    echo "#   OCR: $(ocr readme)"
+    touch_sensor "$FINGER"
+    unlocked 15
+    OUT="$ST
 $(log_since)"
-sensor_done
-check "5. ...the finger unlocks (gdm-fingerprint)" \
-    eval '[ "$(st locked)" = False ] && has "signal VerificationComplete gdm-fingerprint"'
-stopped_conversations
-lock || echo "#   (the lock screen did not show its prompt: $ST)"
-wait_log "[gdm-fingerprint] info: $PROMPT" 15
-wait_listening
-T0=$(now_ms)
-type_text "$TPASS"
-unlocked 15
-OUT="$ST
+    sensor_done
+    check "5. ...the finger unlocks (gdm-fingerprint)" \
+        eval '[ "$(st locked)" = False ] && has "signal VerificationComplete gdm-fingerprint"'
+    stopped_conversations
+}
+case_ "5. README's stacks: the password field at once, the finger gdm-fingerprint's" readme_finger
+readme_password() {
+    local t0
+    stacks readme
+    fresh_state
+    lock || echo "#   (the lock screen did not show its prompt: $ST)"
+    wait_log "[gdm-fingerprint] info: $PROMPT" 15
+    wait_listening
+    t0=$(now_ms)
+    type_text "$TPASS"
+    unlocked 15
+    OUT="$ST
 $(log_since)"
-echo "#   5. unlocked $(($(now_ms) - T0)) ms after the typing (with the polls)"
-check "5. the password typed at once unlocks at once (gdm-password: pam_unix, no finger timeout first)" \
-    eval '[ "$(st locked)" = False ] && has "signal VerificationComplete gdm-password" && ! has "[gdm-password] error:"'
-check "5. ...no armed sensor behind, nothing left in the session" eval '! listening && stopped_conversations'
-check "5. ...no strike" test "$(strikes)" = 0
-stacks example
+    echo "#   5. unlocked $(($(now_ms) - t0)) ms after the typing (with the polls)"
+    check "5. the password typed at once unlocks at once (gdm-password: pam_unix, no finger timeout first)" \
+        eval '[ "$(st locked)" = False ] && has "signal VerificationComplete gdm-password" && ! has "[gdm-password] error:"'
+    check "5. ...no armed sensor behind, nothing left in the session" eval '! listening && stopped_conversations'
+    check "5. ...no strike" test "$(strikes)" = 0
+}
+case_ "5. README's stacks: the password typed at once" readme_password
 
 # =================================================================================================
 cp "$SHOTS/armed.png" "$T/armed.png" 2> /dev/null

@@ -37,8 +37,12 @@ THOME=$(getent passwd "$TUSER" | cut -d: -f6)
 CONF="$T/touchauth.conf"
 STATE="$T/state"
 mkdir -m 0700 "$STATE"
-write_config "$CONF" "helper=$HELPER" "state_dir=$STATE" "password_after_boot=no" \
-    "password_max_age=0" "password_after_enroll_change=no" "debug=yes"
+# keyring_config [key=value...]: the suite's config (the trust rules off, debug), and the keys given.
+keyring_config() {
+    write_config "$CONF" "helper=$HELPER" "state_dir=$STATE" "password_after_boot=no" \
+        "password_max_age=0" "password_after_enroll_change=no" "debug=yes" "$@"
+}
+keyring_config
 enroll "$TUSER" right-index-finger tu-right-index
 check "(setup) enroll stores a print" test -f "$T/prints/$TUSER/virtual_device/0/7"
 FINGER="SCAN tu-right-index"
@@ -176,58 +180,81 @@ as_user() {  # in the suite's cgroup: a daemon it starts is ended with the sessi
 }
 LOGGED="the finger is not offered at"
 
+# keyring_made: the user's home with a login keyring made with the password, its session over
+# (the daemon gone, the keyring on disk), a new session bus: as after an earlier login.
+keyring_made() {
+    fresh_home
+    session_start
+    login keyring-setup "$TPASS"
+    check "(setup) $CASE: a login keyring made with the password" \
+        eval '[ "$RC" = 0 ] && [ "$(keyring_locked)" = false ] && [ -s "$THOME/.local/share/keyrings/login.keyring" ]'
+    session_start  # a new boot of the user's session: the daemon gone, the keyring on disk
+}
+
 # --- a. login, the default: the password, and the keyring unlocked ---------------------------
-fresh_home
-session_start
-login login "$TPASS" "$FINGER"
-check "a. login with a keyring line (finger_at_keyring_login default): the password succeeds, the session opens" \
-    eval 'has "successfully authenticated" && has "successfully opened a session" && [ "$RC" = 0 ]'
-check "a. ...the finger was not offered: no prompt, the sensor never armed" eval 'lacks "$PROMPT" && [ "$ARMED" = no ]'
-check "a. ...one line in the log says why (module, file, line; the key that offers it)" \
-    logged "user $TUSER: $LOGGED login: its stack unlocks a keyring with the password ($KR_MODULE, login line 3); finger_at_keyring_login = yes offers it"
-check "a. ...the helper never ran: no audit line (written past the cheap skips)" eval '! grep -q "service login: " "$T/syslog"'
-OUT="Locked: $(keyring_locked)"
-check "a. ...and the login keyring is unlocked (its Locked property over D-Bus: false)" has "Locked: false"
+a_login() {
+    keyring_config
+    fresh_state
+    fresh_home
+    session_start
+    : > "$T/syslog"   # (the log lines of this case alone)
+    login login "$TPASS" "$FINGER"
+    check "a. login with a keyring line (finger_at_keyring_login default): the password succeeds, the session opens" \
+        eval 'has "successfully authenticated" && has "successfully opened a session" && [ "$RC" = 0 ]'
+    check "a. ...the finger was not offered: no prompt, the sensor never armed" eval 'lacks "$PROMPT" && [ "$ARMED" = no ]'
+    check "a. ...one line in the log says why (module, file, line; the key that offers it)" \
+        logged "user $TUSER: $LOGGED login: its stack unlocks a keyring with the password ($KR_MODULE, login line 3); finger_at_keyring_login = yes offers it"
+    check "a. ...the helper never ran: no audit line (written past the cheap skips)" eval '! grep -q "service login: " "$T/syslog"'
+    OUT="Locked: $(keyring_locked)"
+    check "a. ...and the login keyring is unlocked (its Locked property over D-Bus: false)" has "Locked: false"
+}
+case_ "a. login, the default: the password, and the keyring unlocked" a_login
 
 # --- b. finger_at_keyring_login = yes: the finger, and the keyring stays locked --------------
-fresh_home
-session_start
-login keyring-setup "$TPASS"
-check "(setup) b. a login keyring made with the password" \
-    eval '[ "$RC" = 0 ] && [ "$(keyring_locked)" = false ] && [ -s "$THOME/.local/share/keyrings/login.keyring" ]'
-session_start  # a new boot of the user's session: the daemon gone, the keyring on disk
-write_config "$CONF" "helper=$HELPER" "state_dir=$STATE" "password_after_boot=no" \
-    "password_max_age=0" "password_after_enroll_change=no" "debug=yes" "finger_at_keyring_login=yes"
-login login "" "$FINGER"
-check "b. finger_at_keyring_login = yes: login offers the finger, and it logs in" \
-    eval 'has "$PROMPT" && [ "$ARMED" = yes ] && has "successfully authenticated" && [ "$RC" = 0 ]'
-OUT="Locked: $(keyring_locked)"
-check "b. ...and the login keyring stays locked (Locked: true): no password reached it" has "Locked: true"
-write_config "$CONF" "helper=$HELPER" "state_dir=$STATE" "password_after_boot=no" \
-    "password_max_age=0" "password_after_enroll_change=no" "debug=yes"
+b_finger_at_login() {
+    fresh_state
+    keyring_made
+    keyring_config "finger_at_keyring_login=yes"
+    login login "" "$FINGER"
+    check "b. finger_at_keyring_login = yes: login offers the finger, and it logs in" \
+        eval 'has "$PROMPT" && [ "$ARMED" = yes ] && has "successfully authenticated" && [ "$RC" = 0 ]'
+    OUT="Locked: $(keyring_locked)"
+    check "b. ...and the login keyring stays locked (Locked: true): no password reached it" has "Locked: true"
+}
+case_ "b. finger_at_keyring_login = yes: the finger, and the keyring stays locked" b_finger_at_login
 
 # --- c. GDM: its login screen as login; its unlock (the same two stacks) keeps the finger ----
 # (gdm-password never offers the finger: clients_gnome.sh; the finger is gdm-fingerprint's)
-session_start
-login gdm-password "$TPASS" "$FINGER"
-check "c. gdm-password at the login screen: not offered, the password" \
-    eval 'lacks "$PROMPT" && [ "$ARMED" = no ] && has "successfully authenticated"'
-login gdm-fingerprint "" "$FINGER"
-check "c. gdm-fingerprint at the login screen: not offered, and that conversation fails (nothing else in it authenticates)" \
-    eval 'lacks "$PROMPT" && [ "$ARMED" = no ] && [ "$RC" != 0 ] && lacks "successfully authenticated"'
-LOGIN_ENV="GDM_SESSION_FOR_REAUTH=1" login gdm-fingerprint "" "$FINGER"
-check "c. gdm-fingerprint in GDM's unlock (its worker has GDM_SESSION_FOR_REAUTH=1): the finger" \
-    eval 'has "$PROMPT" && [ "$ARMED" = yes ] && has "successfully authenticated"'
-LOGIN_ENV="GDM_SESSION_FOR_REAUTH=1" login login "$TPASS" "$FINGER"
-check "c. ...that variable means nothing to login: not offered" eval 'lacks "$PROMPT" && [ "$ARMED" = no ]'
+c_gdm() {
+    keyring_config
+    fresh_state
+    keyring_made
+    login gdm-password "$TPASS" "$FINGER"
+    check "c. gdm-password at the login screen: not offered, the password" \
+        eval 'lacks "$PROMPT" && [ "$ARMED" = no ] && has "successfully authenticated"'
+    login gdm-fingerprint "" "$FINGER"
+    check "c. gdm-fingerprint at the login screen: not offered, and that conversation fails (nothing else in it authenticates)" \
+        eval 'lacks "$PROMPT" && [ "$ARMED" = no ] && [ "$RC" != 0 ] && lacks "successfully authenticated"'
+    LOGIN_ENV="GDM_SESSION_FOR_REAUTH=1" login gdm-fingerprint "" "$FINGER"
+    check "c. gdm-fingerprint in GDM's unlock (its worker has GDM_SESSION_FOR_REAUTH=1): the finger" \
+        eval 'has "$PROMPT" && [ "$ARMED" = yes ] && has "successfully authenticated"'
+    LOGIN_ENV="GDM_SESSION_FOR_REAUTH=1" login login "$TPASS" "$FINGER"
+    check "c. ...that variable means nothing to login: not offered" eval 'lacks "$PROMPT" && [ "$ARMED" = no ]'
+}
+case_ "c. GDM: its login screen as login; its unlock keeps the finger" c_gdm
 
 # --- d. a service that starts no session, the same keyring line: the finger ------------------
 # (polkit-1 here: sudo without a terminal is never offered it; test_keyring covers the names)
-session_start
-login polkit-1 "" "$FINGER"
-check "d. polkit-1 with a keyring line (no session started there): the finger is offered and succeeds" \
-    eval 'has "$PROMPT" && [ "$ARMED" = yes ] && has "successfully authenticated"'
-session_end
+d_polkit() {
+    keyring_config
+    fresh_state
+    keyring_made
+    login polkit-1 "" "$FINGER"
+    check "d. polkit-1 with a keyring line (no session started there): the finger is offered and succeeds" \
+        eval 'has "$PROMPT" && [ "$ARMED" = yes ] && has "successfully authenticated"'
+    session_end
+}
+case_ "d. a service that starts no session, the same keyring line: the finger" d_polkit
 
 session_end
 umount /home /etc/pam.d
