@@ -195,16 +195,18 @@ check() {
 # stands alone: it sets up what it needs (its state, its logind, its sensor, its services when
 # only it uses them) on top of the suite's common setup, never from what an earlier case left.
 # Under a filter (TOUCHAUTH_CHECK_FILTER) a case whose checks cannot match is skipped whole
-# (none of its steps run): it runs when the filter matches NAME, or a line of FN's text
-# (`declare -f`, $CASE there read as NAME) or a double-quoted string on one, which is where its
-# check names are written. A name made at run time of other variables ("$kind state -> ...")
-# is found by its literal part, or by the case's NAME: a loop gives each value a case of its
-# own, with "$CASE" in its check names.
+# (none of its steps run): it runs when the filter matches NAME, or a line of its text or a
+# double-quoted string on one, which is where its check names are written. Its text: FN's and
+# that of every function of the suite FN calls, through any depth (`declare -f`; $CASE there
+# read as NAME; lib.sh's own functions left out). A name made at run time of other variables
+# ("$kind state -> ...", "$label: ...") is found by its literal part, or by the case's NAME: a
+# loop gives each value a case of its own, with "$CASE" in its check names.
 case_() {
     local name=$1 fn=$2; shift 2
     if [ -n "${TOUCHAUTH_CHECK_FILTER:-}" ] && ! [[ $name =~ $TOUCHAUTH_CHECK_FILTER ]]; then
         local body line s hit=0
-        body=$(declare -f "$fn") || { echo "case_: no function $fn"; FAILED=$((FAILED + 1)); return 1; }
+        declare -F "$fn" > /dev/null || { echo "case_: no function $fn"; FAILED=$((FAILED + 1)); return 1; }
+        body=$(case_text "$fn")
         body=${body//'${CASE}'/$name}; body=${body//'$CASE'/$name}
         while IFS= read -r line && [ "$hit" = 0 ]; do
             if [[ $line =~ $TOUCHAUTH_CHECK_FILTER ]]; then hit=1; break; fi
@@ -216,6 +218,21 @@ case_() {
     fi
     echo "# $name"
     CASE=$name "$fn" "$@"
+}
+# case_text FN: FN's text and that of the suite's functions it calls (not lib.sh's: LIB_FUNCTIONS).
+case_text() {
+    local -A seen=()
+    local todo=("$1") f w body
+    while [ ${#todo[@]} -gt 0 ]; do
+        f=${todo[0]}; todo=("${todo[@]:1}")
+        [ -z "${seen[$f]:-}" ] || continue
+        seen[$f]=1
+        body=$(declare -f "$f") || continue
+        printf '%s\n' "$body"
+        for w in $(grep -oE '[A-Za-z_][A-Za-z0-9_]*' <<< "$body" | sort -u); do
+            [ -z "${seen[$w]:-}" ] && [ -z "${LIB_FUNCTIONS[$w]:-}" ] && declare -F "$w" > /dev/null && todo+=("$w")
+        done
+    done
 }
 has() { grep -qF -- "$1" <<<"$OUT"; }
 lacks() { ! grep -qF -- "$1" <<<"$OUT"; }
@@ -292,3 +309,8 @@ summary() {
     echo "$PASSED passed, $FAILED failed"
     [ "$FAILED" -eq 0 ]
 }
+
+# The functions above and the kit's: case_text leaves them out of a case's text.
+declare -A LIB_FUNCTIONS=()
+while read -r _ _ _lib_fn; do LIB_FUNCTIONS[$_lib_fn]=1; done < <(declare -F)
+unset _lib_fn
