@@ -32,6 +32,10 @@ T=$(mktemp -d /tmp/touchauth-e2e.XXXXXX)
 chmod 0700 "$T"
 SOCK="$T/vdev.sock"
 trap 'rm -rf "$T"' EXIT
+# A signal ends the suite through its EXIT trap (whichever the suite sets), so what it started
+# (socat on /dev/log, daemons) is stopped: a suite that mutate.sh stops as hung left its socat
+# serving /dev/log before, for every later run.
+trap 'exit 129' HUP; trap 'exit 130' INT; trap 'exit 143' TERM
 
 # cgroup2_dir: where the cgroup2 hierarchy is mounted (the unified one on a hybrid host), for the
 # fake logind's session scopes; nothing and status 1 where there is none.
@@ -260,7 +264,8 @@ syslog_start() {
     elif [ -e /dev/log ]; then
         SYSLOG_SOCK="$T/devlog"
     fi
-    socat -u UNIX-RECV:"$SYSLOG_SOCK",mode=666 OPEN:"$T/syslog",creat,append 2>/dev/null &
+    # (ended with the suite even when no trap runs: SIGKILL)
+    setpriv --pdeathsig KILL socat -u UNIX-RECV:"$SYSLOG_SOCK",mode=666 OPEN:"$T/syslog",creat,append 2>/dev/null &
     SYSLOG_PID=$!
     # (a deadline of 10 s, not 1 s: a loaded machine may take longer to start socat)
     for _ in $(seq 1000); do [ -S "$SYSLOG_SOCK" ] && break; sleep 0.01; done
