@@ -32,6 +32,10 @@ T=$(mktemp -d /tmp/touchauth-e2e.XXXXXX)
 chmod 0700 "$T"
 SOCK="$T/vdev.sock"
 trap 'rm -rf "$T"' EXIT
+# A signal ends the suite through its EXIT trap (whichever the suite sets), so what it started
+# (socat on /dev/log, daemons) is stopped: a suite that mutate.sh stops as hung left its socat
+# serving /dev/log before, for every later run.
+trap 'exit 129' HUP; trap 'exit 130' INT; trap 'exit 143' TERM
 
 # cgroup2_dir: where the cgroup2 hierarchy is mounted (the unified one on a hybrid host), for the
 # fake logind's session scopes; nothing and status 1 where there is none.
@@ -195,16 +199,18 @@ check() {
 # stands alone: it sets up what it needs (its state, its logind, its sensor, its services when
 # only it uses them) on top of the suite's common setup, never from what an earlier case left.
 # Under a filter (TOUCHAUTH_CHECK_FILTER) a case whose checks cannot match is skipped whole
-# (none of its steps run): it runs when the filter matches NAME, or a line of FN's text
-# (`declare -f`, $CASE there read as NAME) or a double-quoted string on one, which is where its
-# check names are written. A name made at run time of other variables ("$kind state -> ...")
-# is found by its literal part, or by the case's NAME: a loop gives each value a case of its
-# own, with "$CASE" in its check names.
+# (none of its steps run): it runs when the filter matches NAME, or a line of its text or a
+# double-quoted string on one, which is where its check names are written. Its text: FN's and
+# that of every function of the suite FN calls, through any depth (`declare -f`; $CASE there
+# read as NAME; lib.sh's own functions left out). A name made at run time of other variables
+# ("$kind state -> ...", "$label: ...") is found by its literal part, or by the case's NAME: a
+# loop gives each value a case of its own, with "$CASE" in its check names.
 case_() {
     local name=$1 fn=$2; shift 2
     if [ -n "${TOUCHAUTH_CHECK_FILTER:-}" ] && ! [[ $name =~ $TOUCHAUTH_CHECK_FILTER ]]; then
         local body line s hit=0
-        body=$(declare -f "$fn") || { echo "case_: no function $fn"; FAILED=$((FAILED + 1)); return 1; }
+        declare -F "$fn" > /dev/null || { echo "case_: no function $fn"; FAILED=$((FAILED + 1)); return 1; }
+        body=$(case_text "$fn")
         body=${body//'${CASE}'/$name}; body=${body//'$CASE'/$name}
         while IFS= read -r line && [ "$hit" = 0 ]; do
             if [[ $line =~ $TOUCHAUTH_CHECK_FILTER ]]; then hit=1; break; fi
@@ -216,6 +222,21 @@ case_() {
     fi
     echo "# $name"
     CASE=$name "$fn" "$@"
+}
+# case_text FN: FN's text and that of the suite's functions it calls (not lib.sh's: LIB_FUNCTIONS).
+case_text() {
+    local -A seen=()
+    local todo=("$1") f w body
+    while [ ${#todo[@]} -gt 0 ]; do
+        f=${todo[0]}; todo=("${todo[@]:1}")
+        [ -z "${seen[$f]:-}" ] || continue
+        seen[$f]=1
+        body=$(declare -f "$f") || continue
+        printf '%s\n' "$body"
+        for w in $(grep -oE '[A-Za-z_][A-Za-z0-9_]*' <<< "$body" | sort -u); do
+            [ -z "${seen[$w]:-}" ] && [ -z "${LIB_FUNCTIONS[$w]:-}" ] && declare -F "$w" > /dev/null && todo+=("$w")
+        done
+    done
 }
 has() { grep -qF -- "$1" <<<"$OUT"; }
 lacks() { ! grep -qF -- "$1" <<<"$OUT"; }
@@ -243,7 +264,8 @@ syslog_start() {
     elif [ -e /dev/log ]; then
         SYSLOG_SOCK="$T/devlog"
     fi
-    socat -u UNIX-RECV:"$SYSLOG_SOCK",mode=666 OPEN:"$T/syslog",creat,append 2>/dev/null &
+    # (ended with the suite even when no trap runs: SIGKILL)
+    setpriv --pdeathsig KILL socat -u UNIX-RECV:"$SYSLOG_SOCK",mode=666 OPEN:"$T/syslog",creat,append 2>/dev/null &
     SYSLOG_PID=$!
     # (a deadline of 10 s, not 1 s: a loaded machine may take longer to start socat)
     for _ in $(seq 1000); do [ -S "$SYSLOG_SOCK" ] && break; sleep 0.01; done
@@ -292,3 +314,8 @@ summary() {
     echo "$PASSED passed, $FAILED failed"
     [ "$FAILED" -eq 0 ]
 }
+
+# The functions above and the kit's: case_text leaves them out of a case's text.
+declare -A LIB_FUNCTIONS=()
+while read -r _ _ _lib_fn; do LIB_FUNCTIONS[$_lib_fn]=1; done < <(declare -F)
+unset _lib_fn
