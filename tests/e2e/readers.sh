@@ -65,112 +65,145 @@ two() {
     A_CMDS=() B_CMDS=() B_DELAY=0
 }
 unlock() { "$HELPER" unlock "$TUSER" --config "$CONF" > /dev/null; }
+# at_hand: what each case starts from: the lid open, B's port removable and B plugged in (no
+# squatter on its socket), no state (no strikes). A filtered run runs only the cases it picks.
+at_hand() {
+    echo "state:      open" > "$LID/LID0/state"
+    echo removable > "$SYS/virtual_device_storage/removable"
+    rm -rf "$ASOCK" "$BSOCK"
+    fresh_state
+}
 
+# The common setup: one finger enrolled on each reader.
 echo "# enrolment: one finger on each reader"
 enroll_on "$ASOCK" virtual_device/0 right-index-finger tu-a
 check "(setup) enrolled on reader A (virtual_device/0)" test -f "$T/prints/$TUSER/virtual_device/0/7"
 enroll_on "$BSOCK" virtual_device_storage/0 left-index-finger chip-b
 check "(setup) enrolled on reader B (virtual_device_storage/0)" test -f "$T/prints/$TUSER/virtual_device_storage/0/2"
 
-echo "# lid open: both readers armed, a match on either grants"
-A_CMDS=("SCAN tu-a")
-two solo
-check "lid open, A's finger -> PAM_SUCCESS" succeeded
-check "lid open -> both readers opened (A $A_OPENED, B $B_OPENED)" test "$A_OPENED$B_OPENED" = yesyes
-B_CMDS=("${B_MATCH[@]}")
-two solo
-check "lid open, B's finger (the second reader) -> PAM_SUCCESS" succeeded
-check "...with the prompt of several readers" has "Place your finger on the fingerprint reader"
-check "...and the strikes start over (strikes $(strikes))" test "$(strikes)" = 0
+lid_open() {
+    at_hand
+    A_CMDS=("SCAN tu-a")
+    two solo
+    check "lid open, A's finger -> PAM_SUCCESS" succeeded
+    check "lid open -> both readers opened (A $A_OPENED, B $B_OPENED)" test "$A_OPENED$B_OPENED" = yesyes
+    B_CMDS=("${B_MATCH[@]}")
+    two solo
+    check "lid open, B's finger (the second reader) -> PAM_SUCCESS" succeeded
+    check "...with the prompt of several readers" has "Place your finger on the fingerprint reader"
+    check "...and the strikes start over (strikes $(strikes))" test "$(strikes)" = 0
+}
+case_ "lid open: both readers armed, a match on either grants" lid_open
 
-echo "# a sensor's hint on one reader is no strike; the round starts again on both"
-A_CMDS=("RETRY 2" "SCAN tu-a")
-two solo
-check "A's hint, then A's finger -> PAM_SUCCESS" succeeded
-check "...one hint shown, no 'not recognized' (strikes $(strikes))" \
-    eval 'test "$(count_of "Centre your finger")" -eq 1 && lacks "Not recognized" && test "$(strikes)" = 0'
+hint() {
+    at_hand
+    A_CMDS=("RETRY 2" "SCAN tu-a")
+    two solo
+    check "A's hint, then A's finger -> PAM_SUCCESS" succeeded
+    check "...one hint shown, no 'not recognized' (strikes $(strikes))" \
+        eval 'test "$(count_of "Centre your finger")" -eq 1 && lacks "Not recognized" && test "$(strikes)" = 0'
+}
+case_ "a sensor's hint on one reader is no strike; the round starts again on both" hint
 
-echo "# strikes count across readers: max_tries 3"
-unlock
-# Two wrong fingers on A; once both are settled (the third round's charge on disk: 3), one on B.
-A_CMDS=("SCAN stranger" "SCAN stranger")
-rm -rf "$ASOCK" "$BSOCK"
-python3 "$E2E/vsensor.py" "$ASOCK" "${A_CMDS[@]}" > "$T/va.out" 2>&1 & APID=$!
-( for _ in $(seq 1500); do [ "$(strikes)" = 3 ] && break; sleep 0.01; done
-  exec python3 "$E2E/vsensor.py" "$BSOCK" "${B_WRONG[@]}" ) > "$T/vb.out" 2>&1 & BPID=$!
-A_CMDS=()
-pam solo "$TUSER" ""
-kill "$APID" "$BPID" 2>/dev/null; wait "$APID" "$BPID" 2>/dev/null
-check "two wrong on A, one on B -> PAM_MAXTRIES" has "$MSG_MAXTRIES"
-check "...'Not recognized, try again' twice" test "$(count_of "Not recognized, try again")" -eq 2
-check "...3 strikes on disk (strikes $(strikes))" test "$(strikes)" = 3
-unlock
+strikes_across() {
+    at_hand
+    unlock
+    # Two wrong fingers on A; once both are settled (the third round's charge on disk: 3), one on B.
+    A_CMDS=("SCAN stranger" "SCAN stranger")
+    rm -rf "$ASOCK" "$BSOCK"
+    python3 "$E2E/vsensor.py" "$ASOCK" "${A_CMDS[@]}" > "$T/va.out" 2>&1 & APID=$!
+    ( for _ in $(seq 1500); do [ "$(strikes)" = 3 ] && break; sleep 0.01; done
+      exec python3 "$E2E/vsensor.py" "$BSOCK" "${B_WRONG[@]}" ) > "$T/vb.out" 2>&1 & BPID=$!
+    A_CMDS=()
+    pam solo "$TUSER" ""
+    kill "$APID" "$BPID" 2>/dev/null; wait "$APID" "$BPID" 2>/dev/null
+    check "two wrong on A, one on B -> PAM_MAXTRIES" has "$MSG_MAXTRIES"
+    check "...'Not recognized, try again' twice" test "$(count_of "Not recognized, try again")" -eq 2
+    check "...3 strikes on disk (strikes $(strikes))" test "$(strikes)" = 3
+    unlock
+}
+case_ "strikes count across readers: max_tries 3" strikes_across
 
-echo "# the prompt's deadline ends the scans of both readers"
-service short "auth required $MODULE config=$CONF helper=$HELPER debug timeout=2"
-two short
-check "both armed, no finger, timeout 2 s -> PAM_AUTHINFO_UNAVAIL (both opened: A $A_OPENED, B $B_OPENED)" \
-    eval 'has "$MSG_UNAVAIL" && test "$A_OPENED$B_OPENED" = yesyes'
-check "...the round's strike refunded (strikes $(strikes))" test "$(strikes)" = 0
+deadline() {
+    at_hand
+    service short "auth required $MODULE config=$CONF helper=$HELPER debug timeout=2"
+    two short
+    check "both armed, no finger, timeout 2 s -> PAM_AUTHINFO_UNAVAIL (both opened: A $A_OPENED, B $B_OPENED)" \
+        eval 'has "$MSG_UNAVAIL" && test "$A_OPENED$B_OPENED" = yesyes'
+    check "...the round's strike refunded (strikes $(strikes))" test "$(strikes)" = 0
+}
+case_ "the prompt's deadline ends the scans of both readers" deadline
 
-echo "# a reader unplugged mid-prompt is dropped, the other goes on"
-A_CMDS=("UNPLUG") B_CMDS=("${B_MATCH[@]}") B_DELAY=2
-two solo
-check "A unplugged, then B's finger -> PAM_SUCCESS" succeeded
-check "...no 'not recognized' (the failure is no strike; strikes $(strikes))" eval 'lacks "Not recognized" && test "$(strikes)" = 0'
+unplugged_mid_prompt() {
+    at_hand
+    A_CMDS=("UNPLUG") B_CMDS=("${B_MATCH[@]}") B_DELAY=2
+    two solo
+    check "A unplugged, then B's finger -> PAM_SUCCESS" succeeded
+    check "...no 'not recognized' (the failure is no strike; strikes $(strikes))" eval 'lacks "Not recognized" && test "$(strikes)" = 0'
+}
+case_ "a reader unplugged mid-prompt is dropped, the other goes on" unplugged_mid_prompt
 
-echo "# the lid closed: only the external reader is armed"
-echo "state:      closed" > "$LID/LID0/state"
-B_CMDS=("${B_MATCH[@]}")
-two solo
-check "lid closed, B (removable port) -> PAM_SUCCESS" succeeded
-check "lid closed -> A (fixed port) never opened, B opened (A $A_OPENED, B $B_OPENED)" test "$A_OPENED$B_OPENED" = noyes
-check "...with the one-reader prompt" has "Place your finger on the fingerprint reader"
-echo unknown > "$SYS/virtual_device_storage/removable"
-two full
-check "lid closed, B's port 'unknown' (inside) -> the password, no prompt" eval 'lacks "Place your finger" && grep -q "^Password: " "$T/out"'
-check "...neither reader opened (A $A_OPENED, B $B_OPENED)" test "$A_OPENED$B_OPENED" = nono
-two solo
-check "lid closed, no external reader -> PAM_AUTHINFO_UNAVAIL" has "$MSG_UNAVAIL"
-rm -f "$SYS/virtual_device_storage/removable"
-two solo
-check "lid closed, B with no removable file (inside) -> PAM_AUTHINFO_UNAVAIL, neither opened" \
-    eval 'has "$MSG_UNAVAIL" && test "$A_OPENED$B_OPENED" = nono'
-echo removable > "$SYS/virtual_device_storage/removable"
-echo "state:      open" > "$LID/LID0/state"
+lid_closed() {
+    at_hand
+    echo "state:      closed" > "$LID/LID0/state"
+    B_CMDS=("${B_MATCH[@]}")
+    two solo
+    check "lid closed, B (removable port) -> PAM_SUCCESS" succeeded
+    check "lid closed -> A (fixed port) never opened, B opened (A $A_OPENED, B $B_OPENED)" test "$A_OPENED$B_OPENED" = noyes
+    check "...with the one-reader prompt" has "Place your finger on the fingerprint reader"
+    echo unknown > "$SYS/virtual_device_storage/removable"
+    two full
+    check "lid closed, B's port 'unknown' (inside) -> the password, no prompt" eval 'lacks "Place your finger" && grep -q "^Password: " "$T/out"'
+    check "...neither reader opened (A $A_OPENED, B $B_OPENED)" test "$A_OPENED$B_OPENED" = nono
+    two solo
+    check "lid closed, no external reader -> PAM_AUTHINFO_UNAVAIL" has "$MSG_UNAVAIL"
+    rm -f "$SYS/virtual_device_storage/removable"
+    two solo
+    check "lid closed, B with no removable file (inside) -> PAM_AUTHINFO_UNAVAIL, neither opened" \
+        eval 'has "$MSG_UNAVAIL" && test "$A_OPENED$B_OPENED" = nono'
+    echo removable > "$SYS/virtual_device_storage/removable"
+    echo "state:      open" > "$LID/LID0/state"
+}
+case_ "the lid closed: only the external reader is armed" lid_closed
 
-echo "# a reader unplugged and plugged in again between two prompts"
-B_CMDS=("${B_MATCH[@]}")
-two solo
-check "(setup) B's finger before the unplug -> PAM_SUCCESS" succeeded
-# Unplugged: B's socket path squatted by a non-empty directory, so opening B fails.
-rm -f "$BSOCK"; mkdir -p "$BSOCK/gone"
-A_CMDS=("SCAN tu-a")
-two solo
-check "B unplugged: A's finger -> PAM_SUCCESS" succeeded
-check "...B could not be opened (B $B_OPENED)" test "$B_OPENED" = no
-rm -rf "$BSOCK"
-B_CMDS=("${B_MATCH[@]}")
-two solo
-check "B plugged in again: the next prompt finds it, B's finger -> PAM_SUCCESS" succeeded
-check "...B opened again (B $B_OPENED)" test "$B_OPENED" = yes
+replugged() {
+    at_hand
+    B_CMDS=("${B_MATCH[@]}")
+    two solo
+    check "(setup) B's finger before the unplug -> PAM_SUCCESS" succeeded
+    # Unplugged: B's socket path squatted by a non-empty directory, so opening B fails.
+    rm -f "$BSOCK"; mkdir -p "$BSOCK/gone"
+    A_CMDS=("SCAN tu-a")
+    two solo
+    check "B unplugged: A's finger -> PAM_SUCCESS" succeeded
+    check "...B could not be opened (B $B_OPENED)" test "$B_OPENED" = no
+    rm -rf "$BSOCK"
+    B_CMDS=("${B_MATCH[@]}")
+    two solo
+    check "B plugged in again: the next prompt finds it, B's finger -> PAM_SUCCESS" succeeded
+    check "...B opened again (B $B_OPENED)" test "$B_OPENED" = yes
+}
+case_ "a reader unplugged and plugged in again between two prompts" replugged
 
-echo "# status and doctor name the readers and which a prompt would use"
-"$HELPER" status "$TUSER" --config "$CONF" > "$T/status.out" 2>&1
-OUT=$(cat "$T/status.out")
-check "status: the lid is open" has "lid: open"
-check "status: A is inside, has prints, used" has "virtual_device/0: inside the lid (USB port fixed); prints: right-index-finger; used now"
-check "status: B is external, has prints, used" has "virtual_device_storage/0: external (USB port removable); prints: left-index-finger; used now"
-echo "state:      closed" > "$LID/LID0/state"
-"$HELPER" status "$TUSER" --config "$CONF" > "$T/status.out" 2>&1
-OUT=$(cat "$T/status.out")
-check "status, lid closed: A not used (inside a closed lid)" has "virtual_device/0: inside the lid (USB port fixed); prints: right-index-finger; not used: the lid is closed"
-check "status, lid closed: B used" has "virtual_device_storage/0: external (USB port removable); prints: left-index-finger; used now"
-"$HELPER" doctor --user "$TUSER" --config "$CONF" > "$T/doctor.out" 2>&1
-OUT=$(cat "$T/doctor.out")
-check "doctor: the lid is closed" has "lid: closed"
-check "doctor: B would be used, A would not" \
-    eval 'has "virtual_device_storage/0: external (USB port removable); prints: left-index-finger; used now" && has "virtual_device/0: inside the lid (USB port fixed); prints: right-index-finger; not used: the lid is closed"'
-echo "state:      open" > "$LID/LID0/state"
+status_doctor() {
+    at_hand
+    "$HELPER" status "$TUSER" --config "$CONF" > "$T/status.out" 2>&1
+    OUT=$(cat "$T/status.out")
+    check "status: the lid is open" has "lid: open"
+    check "status: A is inside, has prints, used" has "virtual_device/0: inside the lid (USB port fixed); prints: right-index-finger; used now"
+    check "status: B is external, has prints, used" has "virtual_device_storage/0: external (USB port removable); prints: left-index-finger; used now"
+    echo "state:      closed" > "$LID/LID0/state"
+    "$HELPER" status "$TUSER" --config "$CONF" > "$T/status.out" 2>&1
+    OUT=$(cat "$T/status.out")
+    check "status, lid closed: A not used (inside a closed lid)" has "virtual_device/0: inside the lid (USB port fixed); prints: right-index-finger; not used: the lid is closed"
+    check "status, lid closed: B used" has "virtual_device_storage/0: external (USB port removable); prints: left-index-finger; used now"
+    "$HELPER" doctor --user "$TUSER" --config "$CONF" > "$T/doctor.out" 2>&1
+    OUT=$(cat "$T/doctor.out")
+    check "doctor: the lid is closed" has "lid: closed"
+    check "doctor: B would be used, A would not" \
+        eval 'has "virtual_device_storage/0: external (USB port removable); prints: left-index-finger; used now" && has "virtual_device/0: inside the lid (USB port fixed); prints: right-index-finger; not used: the lid is closed"'
+    echo "state:      open" > "$LID/LID0/state"
+}
+case_ "status and doctor name the readers and which a prompt would use" status_doctor
 
 summary

@@ -270,9 +270,10 @@ recorded_by_auth() {
         ! syslog_lines | grep -F "pam_touchauth(sshd:account)" | grep -q "password recorded"
 }
 BOOT=$(cat /proc/sys/kernel/random/boot_id)
-# (set_state, field: tests/e2e/kit/state.sh.) A case starts from a fresh password record
-# (set_state 0 -: a password now, this boot; issue 3's rules are off anyway): the sensor is the
-# first thing asked.
+# (set_state, field: tests/e2e/kit/state.sh.) Each case writes the state it starts from
+# (set_state 0 -: a password now, this boot; issue 3's rules are off anyway; or lock, five
+# strikes): the sensor is the first thing asked. A filtered run (scripts/test.sh sshd:REGEX)
+# runs only the cases it picks, on the one sshd the common setup started.
 
 # password_checks NAME ADDRESS: checks a and b, one address.
 password_checks() {
@@ -289,26 +290,27 @@ password_checks() {
     check "$name: the right password gets in (the test stack ran)" \
         in_log "Accepted password for $TUSER from $addr"
 }
+a_password_127() { password_checks "a. ssh password from 127.0.0.1" 127.0.0.1; }
+case_ "a. password login from 127.0.0.1" a_password_127
+b_password_ip6() { password_checks "b. ssh password from ::1" ::1; }
+case_ "b. password login from ::1" b_password_ip6
 
-echo "# a. password login from 127.0.0.1"
-password_checks "a. ssh password from 127.0.0.1" 127.0.0.1
-echo "# b. password login from ::1"
-password_checks "b. ssh password from ::1" ::1
+c_keyboard_interactive() {
+    set_state 0 -
+    ssh_try 127.0.0.1 keyboard-interactive "wrong password" touch
+    check "c. ssh keyboard-interactive: a wrong password while the enrolled finger touches is not accepted" \
+        not_in_log "Accepted keyboard-interactive/pam for $TUSER"
+    check "c. ...sshd logs it as failed" in_log "Failed keyboard-interactive/pam for $TUSER from 127.0.0.1"
+    check "c. ...the password was asked for" asked_password
+    check "c. ...the sensor was never armed (no socket, no scan got through)" never_armed
+    check "c. ...the module's debug line says remote" module_says_remote
+    ssh_try 127.0.0.1 keyboard-interactive "$TPASS"
+    check "c. the right password gets in by keyboard-interactive" \
+        in_log "Accepted keyboard-interactive/pam for $TUSER from 127.0.0.1"
+}
+case_ "c. keyboard-interactive (the PAM conversation)" c_keyboard_interactive
 
-echo "# c. keyboard-interactive (the PAM conversation)"
-set_state 0 -
-ssh_try 127.0.0.1 keyboard-interactive "wrong password" touch
-check "c. ssh keyboard-interactive: a wrong password while the enrolled finger touches is not accepted" \
-    not_in_log "Accepted keyboard-interactive/pam for $TUSER"
-check "c. ...sshd logs it as failed" in_log "Failed keyboard-interactive/pam for $TUSER from 127.0.0.1"
-check "c. ...the password was asked for" asked_password
-check "c. ...the sensor was never armed (no socket, no scan got through)" never_armed
-check "c. ...the module's debug line says remote" module_says_remote
-ssh_try 127.0.0.1 keyboard-interactive "$TPASS"
-check "c. the right password gets in by keyboard-interactive" \
-    in_log "Accepted keyboard-interactive/pam for $TUSER from 127.0.0.1"
-
-echo "# d. a lockout survives a failed password followed by an accepted key"
+# d. a lockout survives a failed password followed by an accepted key
 # lock LOCKED_AT: five strikes, locked (as five wrong fingers leave it).
 lock() { set_state 5 "$1" "$(date +%s)" "$BOOT" -; }
 still_locked() {  # the same five strikes and the same locked_at as written
@@ -316,63 +318,79 @@ still_locked() {  # the same five strikes and the same locked_at as written
 }
 lifted() { json_has '"locked":false' && [ "$(field strikes)" = 0 ]; }
 LOCKED_AT=$(($(date +%s) - 60))
-lock "$LOCKED_AT"
-OUT=$(status_json)
-check "(setup) d. the user is locked out to begin with (touchauth status)" has '"locked":true'
-ssh_try 127.0.0.1 password,publickey "wrong password"
-check "d. password,publickey: the wrong password fails first" in_log "Failed password for $TUSER from 127.0.0.1"
-check "d. ...then the key is accepted" in_log "Accepted publickey for $TUSER from 127.0.0.1"
-OUT="$OUT
---- state:
-$(cat "$STATE/$TUID"; status_json)"
-check "d. ...and the user is STILL locked, strikes and locked_at unchanged (acct_mgmt on that handle clears nothing)" \
-    still_locked "$LOCKED_AT"
+d_password_publickey() {
+    lock "$LOCKED_AT"
+    OUT=$(status_json)
+    check "(setup) d. the user is locked out to begin with (touchauth status)" has '"locked":true'
+    ssh_try 127.0.0.1 password,publickey "wrong password"
+    check "d. password,publickey: the wrong password fails first" in_log "Failed password for $TUSER from 127.0.0.1"
+    check "d. ...then the key is accepted" in_log "Accepted publickey for $TUSER from 127.0.0.1"
+    OUT="$OUT
+    --- state:
+    $(cat "$STATE/$TUID"; status_json)"
+    check "d. ...and the user is STILL locked, strikes and locked_at unchanged (acct_mgmt on that handle clears nothing)" \
+        still_locked "$LOCKED_AT"
+}
+case_ "d. a lockout survives a failed password followed by an accepted key: password,publickey" d_password_publickey
 
 # The same with the PAM conversation: sshd runs keyboard-interactive's pam_authenticate in a
 # forked child, so the module's pam_set_data there never reaches the monitor's handle, on
 # which pam_acct_mgmt runs after the key.
-lock "$LOCKED_AT"
-ssh_try 127.0.0.1 keyboard-interactive,publickey "wrong password"
-check "d. keyboard-interactive,publickey: the wrong password fails first" \
-    in_log "Failed keyboard-interactive/pam for $TUSER from 127.0.0.1"
-check "d. ...then the key is accepted" in_log "Accepted publickey for $TUSER from 127.0.0.1"
-OUT="$OUT
---- state:
-$(cat "$STATE/$TUID"; status_json)"
-check "d. ...and the user is STILL locked, strikes unchanged" still_locked "$LOCKED_AT"
+d_kbd_publickey() {
+    lock "$LOCKED_AT"
+    ssh_try 127.0.0.1 keyboard-interactive,publickey "wrong password"
+    check "d. keyboard-interactive,publickey: the wrong password fails first" \
+        in_log "Failed keyboard-interactive/pam for $TUSER from 127.0.0.1"
+    check "d. ...then the key is accepted" in_log "Accepted publickey for $TUSER from 127.0.0.1"
+    OUT="$OUT
+    --- state:
+    $(cat "$STATE/$TUID"; status_json)"
+    check "d. ...and the user is STILL locked, strikes unchanged" still_locked "$LOCKED_AT"
+}
+case_ "d. a lockout survives a failed password followed by an accepted key: keyboard-interactive,publickey" d_kbd_publickey
 
-lock "$LOCKED_AT"
-ssh_try 127.0.0.1 publickey ""
-check "d. (control) a key alone is accepted" in_log "Accepted publickey for $TUSER from 127.0.0.1"
-OUT="$OUT
---- state:
-$(cat "$STATE/$TUID"; status_json)"
-check "d. (control) ...and leaves the lockout as it was" still_locked "$LOCKED_AT"
+d_key_alone() {
+    lock "$LOCKED_AT"
+    ssh_try 127.0.0.1 publickey ""
+    check "d. (control) a key alone is accepted" in_log "Accepted publickey for $TUSER from 127.0.0.1"
+    OUT="$OUT
+    --- state:
+    $(cat "$STATE/$TUID"; status_json)"
+    check "d. (control) ...and leaves the lockout as it was" still_locked "$LOCKED_AT"
+}
+case_ "d. (control) a key alone leaves the lockout as it was" d_key_alone
 
 # The legitimate path. The design (SPEC point 2, like pam_faillock's authsucc): any password
 # that succeeded lifts the lockout, wherever it was typed, ssh included: the person who knows
 # the password is the account's owner as far as PAM can tell, and a remote login is refused the
 # fingerprint anyway (it cannot use, or unlock, anything by being remote). So this asserts that
 # the lockout IS lifted (strikes 0), by the authsucc line that only a succeeded password reaches.
-lock "$LOCKED_AT"
-ssh_try 127.0.0.1 password "$TPASS"
-check "d. the right password over ssh gets in while locked" in_log "Accepted password for $TUSER from 127.0.0.1"
-OUT="$OUT
---- state:
-$(cat "$STATE/$TUID"; status_json)"
-check "d. ...and lifts the lockout (a password succeeded: the authsucc line)" lifted
-check "d. ...recorded in the auth phase (authsucc), not by the account line" recorded_by_auth
-lock "$LOCKED_AT"
-ssh_try 127.0.0.1 keyboard-interactive "$TPASS"
-check "d. the right password by keyboard-interactive gets in while locked" \
-    in_log "Accepted keyboard-interactive/pam for $TUSER from 127.0.0.1"
-OUT="$OUT
---- state:
-$(cat "$STATE/$TUID"; status_json)"
-check "d. ...and lifts the lockout too (authsucc runs in sshd's PAM child, as root)" lifted
-check "d. ...recorded in the auth phase (authsucc), not by the account line" recorded_by_auth
+d_password_lifts() {
+    lock "$LOCKED_AT"
+    ssh_try 127.0.0.1 password "$TPASS"
+    check "d. the right password over ssh gets in while locked" in_log "Accepted password for $TUSER from 127.0.0.1"
+    OUT="$OUT
+    --- state:
+    $(cat "$STATE/$TUID"; status_json)"
+    check "d. ...and lifts the lockout (a password succeeded: the authsucc line)" lifted
+    check "d. ...recorded in the auth phase (authsucc), not by the account line" recorded_by_auth
+}
+case_ "d. the right password over ssh while locked lifts the lockout" d_password_lifts
 
-echo "# e. MaxAuthTries 2 (port $PORT2): a PAM_MAXTRIES from us never costs an sshd attempt"
+d_kbd_lifts() {
+    lock "$LOCKED_AT"
+    ssh_try 127.0.0.1 keyboard-interactive "$TPASS"
+    check "d. the right password by keyboard-interactive gets in while locked" \
+        in_log "Accepted keyboard-interactive/pam for $TUSER from 127.0.0.1"
+    OUT="$OUT
+    --- state:
+    $(cat "$STATE/$TUID"; status_json)"
+    check "d. ...and lifts the lockout too (authsucc runs in sshd's PAM child, as root)" lifted
+    check "d. ...recorded in the auth phase (authsucc), not by the account line" recorded_by_auth
+}
+case_ "d. the right password by keyboard-interactive while locked lifts the lockout" d_kbd_lifts
+
+# e. MaxAuthTries 2 (port $PORT2): a PAM_MAXTRIES from us never costs an sshd attempt
 # Over ssh the fingerprint is never offered (docs/POLICY.md#a-network-login-is-never-offered-it), so the module returns no PAM_MAXTRIES there,
 # and under its stack line (default=ignore) a PAM_MAXTRIES would not reach sshd anyway. sshd
 # turns password and keyboard-interactive authentication off for the connection once PAM says
@@ -385,24 +403,35 @@ two_tries() {
 }
 asked_times() { [ "$(wc -l < "$T/askpass.log")" = "$1" ]; }
 WRONG_RIGHT="wrong password"$'\n'"$TPASS"
-lock "$LOCKED_AT"
-two_tries password "$WRONG_RIGHT"
-check "e. password, locked user, the finger line first: the wrong password fails (attempt 1 of 2)" \
-    in_log "Failed password for $TUSER from 127.0.0.1 port"
-check "e. ...the right password on the last allowed attempt gets in" in_log "Accepted password for $TUSER from 127.0.0.1"
-check "e. ...asked exactly twice" asked_times 2
-check "e. ...the sensor was never armed" never_armed
-lock "$LOCKED_AT"
-two_tries keyboard-interactive "$WRONG_RIGHT"
-check "e. keyboard-interactive, locked user: the wrong password fails (attempt 1 of 2)" \
-    in_log "Failed keyboard-interactive/pam for $TUSER from 127.0.0.1"
-check "e. ...the right password on the last allowed attempt gets in" \
-    in_log "Accepted keyboard-interactive/pam for $TUSER from 127.0.0.1"
-check "e. ...the sensor was never armed" never_armed
-set_state 0 -
-two_tries password "wrong password"$'\n'"wrong again"$'\n'"$TPASS"
-check "e. (control) the limit is real: two wrong passwords end it, the third (right) one is never asked" \
-    eval 'in_log "maximum authentication attempts exceeded for $TUSER" && asked_times 2 && not_in_log "Accepted password for $TUSER"'
+e_password_locked() {
+    lock "$LOCKED_AT"
+    two_tries password "$WRONG_RIGHT"
+    check "e. password, locked user, the finger line first: the wrong password fails (attempt 1 of 2)" \
+        in_log "Failed password for $TUSER from 127.0.0.1 port"
+    check "e. ...the right password on the last allowed attempt gets in" in_log "Accepted password for $TUSER from 127.0.0.1"
+    check "e. ...asked exactly twice" asked_times 2
+    check "e. ...the sensor was never armed" never_armed
+}
+case_ "e. MaxAuthTries 2: password, a locked user: wrong, then right on the last allowed attempt" e_password_locked
+
+e_kbd_locked() {
+    lock "$LOCKED_AT"
+    two_tries keyboard-interactive "$WRONG_RIGHT"
+    check "e. keyboard-interactive, locked user: the wrong password fails (attempt 1 of 2)" \
+        in_log "Failed keyboard-interactive/pam for $TUSER from 127.0.0.1"
+    check "e. ...the right password on the last allowed attempt gets in" \
+        in_log "Accepted keyboard-interactive/pam for $TUSER from 127.0.0.1"
+    check "e. ...the sensor was never armed" never_armed
+}
+case_ "e. MaxAuthTries 2: keyboard-interactive, a locked user: wrong, then right on the last allowed attempt" e_kbd_locked
+
+e_limit_real() {
+    set_state 0 -
+    two_tries password "wrong password"$'\n'"wrong again"$'\n'"$TPASS"
+    check "e. (control) the limit is real: two wrong passwords end it, the third (right) one is never asked" \
+        eval 'in_log "maximum authentication attempts exceeded for $TUSER" && asked_times 2 && not_in_log "Accepted password for $TUSER"'
+}
+case_ "e. (control) MaxAuthTries 2: the limit is real" e_limit_real
 
 # The controls with a module that says PAM_MAXTRIES on the connection's first attempt (a marker
 # file; PAM_IGNORE after), in front of the same stack: $T/pam-sshd is rewritten in place (the
@@ -437,23 +466,44 @@ fake_first() {  # fake_first CONTROL: the fake module's line, then our stack
     { echo "auth $1 $T/pam_maxtries_once.so $T/maxtries.once"; cat "$T/pam-sshd.ours"; } > "$T/pam-sshd"
     rm -f "$T/maxtries.once"
 }
-set_state 0 -
-fake_first "[success=done abort=die default=ignore]"
-two_tries password "$WRONG_RIGHT"
-check "e. (control) a PAM_MAXTRIES under our line's control (default=ignore) is swallowed: wrong, then right gets in" \
-    eval 'test -e "$T/maxtries.once" && in_log "Accepted password for $TUSER from 127.0.0.1"'
-fake_first required
-two_tries password "$TPASS"$'\n'"$TPASS"
-check "e. (control) a PAM_MAXTRIES that reaches sshd (required) costs the user the last attempt: the right password twice, never in" \
-    eval 'test -e "$T/maxtries.once" && not_in_log "Accepted password for $TUSER"'
-fake_first required
-two_tries keyboard-interactive "$TPASS"$'\n'"$TPASS"
-check "e. (control) ...by keyboard-interactive too" \
-    eval 'test -e "$T/maxtries.once" && not_in_log "Accepted keyboard-interactive/pam for $TUSER"'
-cat "$T/pam-sshd.ours" > "$T/pam-sshd"
-set_state 0 -
-two_tries password "$WRONG_RIGHT"
-check "e. (our stack back) wrong, then right gets in" in_log "Accepted password for $TUSER from 127.0.0.1"
+# (each control case puts our stack back at its end; the last case writes it itself)
+e_fake_swallowed() {
+    set_state 0 -
+    fake_first "[success=done abort=die default=ignore]"
+    two_tries password "$WRONG_RIGHT"
+    check "e. (control) a PAM_MAXTRIES under our line's control (default=ignore) is swallowed: wrong, then right gets in" \
+        eval 'test -e "$T/maxtries.once" && in_log "Accepted password for $TUSER from 127.0.0.1"'
+    cat "$T/pam-sshd.ours" > "$T/pam-sshd"
+}
+case_ "e. (control) a PAM_MAXTRIES under our line's control (default=ignore) is swallowed" e_fake_swallowed
+
+e_fake_required() {
+    set_state 0 -
+    fake_first required
+    two_tries password "$TPASS"$'\n'"$TPASS"
+    check "e. (control) a PAM_MAXTRIES that reaches sshd (required) costs the user the last attempt: the right password twice, never in" \
+        eval 'test -e "$T/maxtries.once" && not_in_log "Accepted password for $TUSER"'
+    cat "$T/pam-sshd.ours" > "$T/pam-sshd"
+}
+case_ "e. (control) a PAM_MAXTRIES that reaches sshd (required) costs the user the last attempt" e_fake_required
+
+e_fake_required_kbd() {
+    set_state 0 -
+    fake_first required
+    two_tries keyboard-interactive "$TPASS"$'\n'"$TPASS"
+    check "e. (control) ...by keyboard-interactive too" \
+        eval 'test -e "$T/maxtries.once" && not_in_log "Accepted keyboard-interactive/pam for $TUSER"'
+    cat "$T/pam-sshd.ours" > "$T/pam-sshd"
+}
+case_ "e. (control) a PAM_MAXTRIES that reaches sshd (required), by keyboard-interactive" e_fake_required_kbd
+
+e_ours_back() {
+    cat "$T/pam-sshd.ours" > "$T/pam-sshd"
+    set_state 0 -
+    two_tries password "$WRONG_RIGHT"
+    check "e. (our stack back) wrong, then right gets in" in_log "Accepted password for $TUSER from 127.0.0.1"
+}
+case_ "e. (our stack back) wrong, then right gets in" e_ours_back
 
 OUT=$(cat "$T/sshd.out")
 check "sshd is still running (no crash)" kill -0 "$SSHD_PID"

@@ -155,46 +155,8 @@ stop_evil() {  # (the python pid, not the wrapper's: killing nsenter's parent le
 }
 evil_untouched() { [ ! -s "$W/u/evil.log" ]; }
 not_preloaded() { [ ! -e "$W/u/preloaded" ]; }
-
-echo "# real sudo, the attacker's environment: FP_*, GIO_*, G_*, LD_*, SWIFT_BACKTRACE"
-ns tmux -S "$TMUX_SOCK" -f /dev/null new-session -d -s t -x 160 -y 50 \
-    "setpriv --reuid=$TUSER --regid=$TUSER --init-groups env -i HOME=$W/u TERM=screen PATH=/usr/bin:/bin PS1='\$ ' bash --norc --noprofile"
-start_evil 8
-rm -f "$SOCK" "$W/u/ran"
-tm send-keys -t t "clear; $(printf '%q ' "${ATTACK_ENV[@]}") sudo touch $W/u/ran" Enter
-wait_for "" "Place your finger" 10
-OUT=$(screen)
-check "(control) our stack runs under sudo: the fingerprint prompt" has "Place your finger"
-# The helper: the child of this pane's sudo (the shell's child), not any touchauth on the machine.
-SUDO_PID=$(descendant "$(tm display -p -t t '#{pane_pid}')" sudo 5)
-HPID=$(child_of "$SUDO_PID" touchauth 5)
-ENVIRON=$(tr '\0' '\n' < "/proc/$HPID/environ" 2>/dev/null)
-HSTATUS=$(grep -E '^(Name|PPid|Uid|Gid):' "/proc/$HPID/status" 2>/dev/null)
-OUT="sudo pid $SUDO_PID, helper pid $HPID: $HSTATUS
-environment: $ENVIRON"
-check "(control) the helper found as the child of the pane's sudo" test -n "$SUDO_PID" -a -n "$HPID" -a -n "$HSTATUS"
-check "the helper under sudo got none of FP_*, G_*, GIO_*, LD_*, SWIFT_* (only the locale)" \
-    test -n "$HPID" -a -z "$(grep -E '^(FP_|G_|GIO_|LD_|SWIFT_)' <<<"$ENVIRON")"
-# sudo runs with real uid = the user, effective uid 0: without the module's setuid(0) the helper
-# would read "Uid: <user> 0 0 0" and take itself for an unprivileged caller.
-check "...and it runs as root through and through: Uid 0 0 0 0 (the module's setuid(0), as pam_unix does)" \
-    grep -qE "^Uid:[[:space:]]+0[[:space:]]+0[[:space:]]+0[[:space:]]+0$" <<<"$HSTATUS"
-check "the helper listens on the root-only socket from root's config" test -S "$SOCK"
-wait_for "" "password for $TUSER" 10
-OUT=$(screen)
-check "the attacker's sensor never authenticated: the fingerprint timed out to the password" has "password for $TUSER"
-tm send-keys -t t C-c
-# (Ctrl-C at sudo's prompt ends sudo: wait for that, not a time)
-for _ in $(seq 500); do [ -n "$SUDO_PID" ] && kill -0 "$SUDO_PID" 2>/dev/null || break; sleep 0.01; done
-stop_evil
-check "...nothing ran" test ! -e "$W/u/ran"
-OUT=$(cat "$W/u/evil.log" 2>/dev/null)
-check "...the attacker's socket was never taken over nor used" evil_untouched
-check "...the attacker's preload library was loaded nowhere" not_preloaded
-tm kill-server 2>/dev/null
-
-echo "# the setuid helper for screen lockers: pamtester as the user, helper= from root's config"
-# (fresh_state, strikes, set_state: tests/e2e/kit/state.sh)
+# (fresh_state, strikes, set_state: tests/e2e/kit/state.sh.) Each case below writes the state it
+# starts from; a filtered run (scripts/test.sh unprivileged:REGEX) runs only the cases it picks.
 locker() {  # locker USER-TO-VERIFY SCANS...: pamtester run by the test user (as a screen locker)
     local who=$1; shift
     rm -f "$SOCK"
@@ -206,49 +168,6 @@ locker() {  # locker USER-TO-VERIFY SCANS...: pamtester run by the test user (as
     [ -n "$sender" ] && { kill "$sender" 2>/dev/null; wait "$sender" 2>/dev/null; }
     OUT=$(cat "$T/out")
 }
-fresh_state
-: > "$T/syslog"
-locker "$TUSER" "SCAN tu-right-index"
-check "a user verifies herself through the setuid helper" succeeded
-locker "$TUSER" "SCAN wrong" "SCAN wrong" "SCAN wrong"
-check "three wrong fingers: PAM_MAXTRIES" has "$MSG_MAXTRIES"
-check "...each is a strike on disk (strikes 3)" test "$(strikes)" = 3
-locker "$TUSER" "SCAN tu-right-index"
-check "a match through the setuid helper succeeds" succeeded
-check "...and starts the strikes over" test "$(strikes)" = 0
-: > "$T/syslog"
-# While a locker's prompt is up: the helper below this very pamtester (no scan comes; it times out).
-rm -f "$SOCK"
-as_user setsid -w timeout 30 env LD_PRELOAD=libpam_wrapper.so PAM_WRAPPER=1 \
-    PAM_WRAPPER_SERVICE_DIR="$W/svc" pamtester -v -I tty=:0 locker "$TUSER" authenticate < /dev/null > /dev/null 2>&1 &
-LOCKER_JOB=$!
-PT=$(descendant "$LOCKER_JOB" pamtester 5)
-LPID=$(child_of "$PT" touchauth 5)
-for _ in $(seq 500); do [ -S "$SOCK" ] && break; sleep 0.01; done  # it has opened the sensor: past its checks
-OUT="pamtester $PT, helper $LPID: $(grep -E '^(Name|PPid|Uid|Gid):' "/proc/$LPID/status" 2>/dev/null)"
-wait "$LOCKER_JOB"
-check "the locker's helper (child of its pamtester) keeps root as its effective uid only: Uid $TUID 0 0 0" \
-    uid_line "$TUID" 0 0 0
-check "...and the user's groups: Gid $TGID $TGID $TGID $TGID" gid_line "$TGID" "$TGID" "$TGID" "$TGID"
-locker "$OTHER" "SCAN other-right-index"
-check "the user asks to verify another user, with that user's finger: no success" lacks "successfully authenticated"
-check "...syslog: refused" logged "asked to verify another user; refused"
-locker root "SCAN other-right-index"
-check "...nor root" lacks "successfully authenticated"
-# `touchauth disable`: a locker's module runs as the user and cannot see the marker in root's
-# state_dir (0700), so it starts the helper, whose own check must send her to the password.
-ns env -i PATH=/usr/bin:/bin "$HELPER" disable --user "$TUSER" > "$T/disable.out" 2>&1
-OUT=$(cat "$T/disable.out")
-check "(setup) touchauth disable for the user: the marker in root's state_dir" test -e "$T/state/$TUID.disabled"
-: > "$T/syslog"
-locker "$TUSER" "SCAN tu-right-index"
-check "switched off, a locker as the user, her right finger scanned: no success" lacks "successfully authenticated"
-check "...the password is next: PAM_AUTHINFO_UNAVAIL, as the module's own skip gives" has "$MSG_UNAVAIL"
-check "...the setuid helper refused before the sensor: it never opened (no socket)" test ! -e "$SOCK"
-rm -f "$T/state/$TUID.disabled"
-check "(cleanup) switched on again" test ! -e "$T/state/$TUID.disabled"
-
-echo "# the setuid helper started directly with forged requests"
 req() {  # req USER ARGS...: a request line by line
     local user=$1; shift
     printf 'touchauth-request 1\nuser %s\nservice locker\nfallback none\n' "$user"
@@ -264,41 +183,160 @@ direct() {  # direct REQUEST-FILE [SCANS...]: the attacker runs the setuid helpe
     RC=$?
     [ -n "$sender" ] && { kill "$sender" 2>/dev/null; wait "$sender" 2>/dev/null; }
 }
-req "$OTHER" > "$W/u/other.req"
-direct "$W/u/other.req" "SCAN other-right-index"
-check "forged request for another user, her finger scanned: systemCancel" has "result systemCancel"
-check "...never success" lacks "result success"
-# The attacker's own prints, state and sensor, named in the request: all ignored.
-mkdir -p "$W/u/prints/$TUSER/virtual_device/0" "$W/u/state"
-cp "$T/prints/$OTHER/virtual_device/0/7" "$W/u/prints/$TUSER/virtual_device/0/7"
-req "$TUSER" "config=$W/u/evil.conf" "print_dir=$W/u/prints" "state_dir=$W/u/state" \
-    "virtual_device=$EVIL" "helper=/bin/true" "lockout_threshold=1000" "max_tries=1" > "$W/u/self.req"
-: > "$T/syslog"
-start_evil 6
-direct "$W/u/self.req" "SCAN other-right-index"
-stop_evil
-check "forged arguments (print_dir, state_dir, virtual_device, config) + a foreign finger: no success" lacks "result success"
-check "...the attacker's fake sensor was never used" evil_untouched
-check "...the print_dir argument was ignored and logged" logged "module argument print_dir ignored (caller is not root)"
-check "...config= too" logged "module argument config ignored"
-check "...the strike went to root's state dir, not the attacker's" test "$(strikes)" = 1 -a ! -e "$W/u/state/$TUID"
-direct "$W/u/self.req" "SCAN tu-right-index"
-check "(control) the same forged request with her own finger on root's sensor: success" has "result success"
-# The attacker's environment on the setuid helper itself (AT_SECURE + sanitizeEnvironment).
-req "$TUSER" > "$W/u/plain.req"
-rm -f "$SOCK" "$W/u/preloaded"
-start_evil 6
-python3 "$E2E/vsensor.py" "$SOCK" "SCAN tu-right-index" > /dev/null 2>&1 &
-sender=$!
-OUT=$(as_user env "${ATTACK_ENV[@]}" "$SUID" pam-verify < "$W/u/plain.req" 2>&1)
-wait "$sender"
-stop_evil
-check "setuid helper with the attacker's environment: the right finger on root's sensor works" has "result success"
-check "...the attacker's sensor was never used" evil_untouched
-check "...LD_PRELOAD was not loaded (AT_SECURE)" not_preloaded
-check "...Swift's backtracer refuses SWIFT_BACKTRACE in a privileged process" has "not supported for privileged executables"
+req "$TUSER" > "$W/u/plain.req"  # (the attacker's plain request, for herself)
+helper_gone() { local st; [ -n "$LPID" ] || return 1; st=$(sed -n 's/^[0-9]* ([^)]*) \(.\).*/\1/p' "/proc/$LPID/stat" 2>/dev/null); [ -z "$st" ] || [ "$st" = Z ]; }
 
-echo "# a restricted caller's module arguments: the lockout, unlock_time, the trust rules, lid_dir, debug"
+sudo_attacker_env() {
+    fresh_state
+    ns tmux -S "$TMUX_SOCK" -f /dev/null new-session -d -s t -x 160 -y 50 \
+        "setpriv --reuid=$TUSER --regid=$TUSER --init-groups env -i HOME=$W/u TERM=screen PATH=/usr/bin:/bin PS1='\$ ' bash --norc --noprofile"
+    start_evil 8
+    rm -f "$SOCK" "$W/u/ran"
+    tm send-keys -t t "clear; $(printf '%q ' "${ATTACK_ENV[@]}") sudo touch $W/u/ran" Enter
+    wait_for "" "Place your finger" 10
+    OUT=$(screen)
+    check "(control) our stack runs under sudo: the fingerprint prompt" has "Place your finger"
+    # The helper: the child of this pane's sudo (the shell's child), not any touchauth on the machine.
+    SUDO_PID=$(descendant "$(tm display -p -t t '#{pane_pid}')" sudo 5)
+    HPID=$(child_of "$SUDO_PID" touchauth 5)
+    ENVIRON=$(tr '\0' '\n' < "/proc/$HPID/environ" 2>/dev/null)
+    HSTATUS=$(grep -E '^(Name|PPid|Uid|Gid):' "/proc/$HPID/status" 2>/dev/null)
+    OUT="sudo pid $SUDO_PID, helper pid $HPID: $HSTATUS
+    environment: $ENVIRON"
+    check "(control) the helper found as the child of the pane's sudo" test -n "$SUDO_PID" -a -n "$HPID" -a -n "$HSTATUS"
+    check "the helper under sudo got none of FP_*, G_*, GIO_*, LD_*, SWIFT_* (only the locale)" \
+        test -n "$HPID" -a -z "$(grep -E '^(FP_|G_|GIO_|LD_|SWIFT_)' <<<"$ENVIRON")"
+    # sudo runs with real uid = the user, effective uid 0: without the module's setuid(0) the helper
+    # would read "Uid: <user> 0 0 0" and take itself for an unprivileged caller.
+    check "...and it runs as root through and through: Uid 0 0 0 0 (the module's setuid(0), as pam_unix does)" \
+        grep -qE "^Uid:[[:space:]]+0[[:space:]]+0[[:space:]]+0[[:space:]]+0$" <<<"$HSTATUS"
+    check "the helper listens on the root-only socket from root's config" test -S "$SOCK"
+    wait_for "" "password for $TUSER" 10
+    OUT=$(screen)
+    check "the attacker's sensor never authenticated: the fingerprint timed out to the password" has "password for $TUSER"
+    tm send-keys -t t C-c
+    # (Ctrl-C at sudo's prompt ends sudo: wait for that, not a time)
+    for _ in $(seq 500); do [ -n "$SUDO_PID" ] && kill -0 "$SUDO_PID" 2>/dev/null || break; sleep 0.01; done
+    stop_evil
+    check "...nothing ran" test ! -e "$W/u/ran"
+    OUT=$(cat "$W/u/evil.log" 2>/dev/null)
+    check "...the attacker's socket was never taken over nor used" evil_untouched
+    check "...the attacker's preload library was loaded nowhere" not_preloaded
+    tm kill-server 2>/dev/null
+}
+case_ "real sudo, the attacker's environment: FP_*, GIO_*, G_*, LD_*, SWIFT_BACKTRACE" sudo_attacker_env
+
+locker_self() {
+    fresh_state
+    : > "$T/syslog"
+    locker "$TUSER" "SCAN tu-right-index"
+    check "a user verifies herself through the setuid helper" succeeded
+    locker "$TUSER" "SCAN wrong" "SCAN wrong" "SCAN wrong"
+    check "three wrong fingers: PAM_MAXTRIES" has "$MSG_MAXTRIES"
+    check "...each is a strike on disk (strikes 3)" test "$(strikes)" = 3
+    locker "$TUSER" "SCAN tu-right-index"
+    check "a match through the setuid helper succeeds" succeeded
+    check "...and starts the strikes over" test "$(strikes)" = 0
+}
+case_ "the setuid helper for screen lockers: pamtester as the user, helper= from root's config" locker_self
+
+locker_helper_uid() {
+    fresh_state
+    : > "$T/syslog"
+    # While a locker's prompt is up: the helper below this very pamtester (no scan comes; it times out).
+    rm -f "$SOCK"
+    as_user setsid -w timeout 30 env LD_PRELOAD=libpam_wrapper.so PAM_WRAPPER=1 \
+        PAM_WRAPPER_SERVICE_DIR="$W/svc" pamtester -v -I tty=:0 locker "$TUSER" authenticate < /dev/null > /dev/null 2>&1 &
+    LOCKER_JOB=$!
+    PT=$(descendant "$LOCKER_JOB" pamtester 5)
+    LPID=$(child_of "$PT" touchauth 5)
+    for _ in $(seq 500); do [ -S "$SOCK" ] && break; sleep 0.01; done  # it has opened the sensor: past its checks
+    OUT="pamtester $PT, helper $LPID: $(grep -E '^(Name|PPid|Uid|Gid):' "/proc/$LPID/status" 2>/dev/null)"
+    wait "$LOCKER_JOB"
+    check "the locker's helper (child of its pamtester) keeps root as its effective uid only: Uid $TUID 0 0 0" \
+        uid_line "$TUID" 0 0 0
+    check "...and the user's groups: Gid $TGID $TGID $TGID $TGID" gid_line "$TGID" "$TGID" "$TGID" "$TGID"
+}
+case_ "the setuid helper for screen lockers: the locker's helper keeps root as its effective uid only" locker_helper_uid
+
+locker_other_user() {
+    fresh_state
+    : > "$T/syslog"
+    locker "$OTHER" "SCAN other-right-index"
+    check "the user asks to verify another user, with that user's finger: no success" lacks "successfully authenticated"
+    check "...syslog: refused" logged "asked to verify another user; refused"
+    locker root "SCAN other-right-index"
+    check "...nor root" lacks "successfully authenticated"
+}
+case_ "the setuid helper for screen lockers: another user, or root, refused" locker_other_user
+
+locker_disabled() {
+    fresh_state
+    # `touchauth disable`: a locker's module runs as the user and cannot see the marker in root's
+    # state_dir (0700), so it starts the helper, whose own check must send her to the password.
+    ns env -i PATH=/usr/bin:/bin "$HELPER" disable --user "$TUSER" > "$T/disable.out" 2>&1
+    OUT=$(cat "$T/disable.out")
+    check "(setup) touchauth disable for the user: the marker in root's state_dir" test -e "$T/state/$TUID.disabled"
+    : > "$T/syslog"
+    locker "$TUSER" "SCAN tu-right-index"
+    check "switched off, a locker as the user, her right finger scanned: no success" lacks "successfully authenticated"
+    check "...the password is next: PAM_AUTHINFO_UNAVAIL, as the module's own skip gives" has "$MSG_UNAVAIL"
+    check "...the setuid helper refused before the sensor: it never opened (no socket)" test ! -e "$SOCK"
+    rm -f "$T/state/$TUID.disabled"
+    check "(cleanup) switched on again" test ! -e "$T/state/$TUID.disabled"
+}
+case_ "the setuid helper for screen lockers: touchauth disable (the helper's own check)" locker_disabled
+
+# the setuid helper started directly with forged requests
+forged_other_user() {
+    fresh_state
+    req "$OTHER" > "$W/u/other.req"
+    direct "$W/u/other.req" "SCAN other-right-index"
+    check "forged request for another user, her finger scanned: systemCancel" has "result systemCancel"
+    check "...never success" lacks "result success"
+}
+case_ "the setuid helper started directly with forged requests: another user" forged_other_user
+
+forged_arguments() {
+    fresh_state
+    # The attacker's own prints, state and sensor, named in the request: all ignored.
+    mkdir -p "$W/u/prints/$TUSER/virtual_device/0" "$W/u/state"
+    cp "$T/prints/$OTHER/virtual_device/0/7" "$W/u/prints/$TUSER/virtual_device/0/7"
+    req "$TUSER" "config=$W/u/evil.conf" "print_dir=$W/u/prints" "state_dir=$W/u/state" \
+        "virtual_device=$EVIL" "helper=/bin/true" "lockout_threshold=1000" "max_tries=1" > "$W/u/self.req"
+    : > "$T/syslog"
+    start_evil 6
+    direct "$W/u/self.req" "SCAN other-right-index"
+    stop_evil
+    check "forged arguments (print_dir, state_dir, virtual_device, config) + a foreign finger: no success" lacks "result success"
+    check "...the attacker's fake sensor was never used" evil_untouched
+    check "...the print_dir argument was ignored and logged" logged "module argument print_dir ignored (caller is not root)"
+    check "...config= too" logged "module argument config ignored"
+    check "...the strike went to root's state dir, not the attacker's" test "$(strikes)" = 1 -a ! -e "$W/u/state/$TUID"
+    direct "$W/u/self.req" "SCAN tu-right-index"
+    check "(control) the same forged request with her own finger on root's sensor: success" has "result success"
+}
+case_ "the setuid helper started directly with forged requests: the attacker's own prints, state and sensor" forged_arguments
+
+forged_environment() {
+    fresh_state
+    # The attacker's environment on the setuid helper itself (AT_SECURE + sanitizeEnvironment).
+    rm -f "$SOCK" "$W/u/preloaded"
+    start_evil 6
+    python3 "$E2E/vsensor.py" "$SOCK" "SCAN tu-right-index" > /dev/null 2>&1 &
+    sender=$!
+    OUT=$(as_user env "${ATTACK_ENV[@]}" "$SUID" pam-verify < "$W/u/plain.req" 2>&1)
+    wait "$sender"
+    stop_evil
+    check "setuid helper with the attacker's environment: the right finger on root's sensor works" has "result success"
+    check "...the attacker's sensor was never used" evil_untouched
+    check "...LD_PRELOAD was not loaded (AT_SECURE)" not_preloaded
+    check "...Swift's backtracer refuses SWIFT_BACKTRACE in a privileged process" has "not supported for privileged executables"
+}
+case_ "the setuid helper started directly with the attacker's environment" forged_environment
+
+# a restricted caller's module arguments: the lockout, unlock_time, the trust rules, lid_dir, debug
+# (a case for each key)
 # Each key is forged by the attacker (the setuid helper, her own prints and finger) where it would
 # change the outcome, and must not apply (Privilege.filter). The control sends the same request
 # as root through the plain helper, where it does apply: so each check can tell.
@@ -331,156 +369,196 @@ filter_case() {
     root_direct "$W/u/f.req" "$scan"
     check "(control) $arg from root applies" eval "$control"
 }
-filter_case unlock_time unlock_time=60 "5 $((NOW - 3600)) - - -" "locked an hour ago, still locked" \
-    'has "result biometryLockout" && grep -qx "locked_at $((NOW - 3600))" "$T/state/$TUID"' \
-    'has "result success"' "SCAN tu-right-index"
-filter_case lockout_threshold "lockout_threshold=1000 max_tries=1" "4 - - - -" "the fifth wrong finger still locks" \
-    'has "result biometryLockout" && ! grep -qx "locked_at -" "$T/state/$TUID"' \
-    'has "result authenticationFailed" && grep -qx "strikes 5" "$T/state/$TUID" && grep -qx "locked_at -" "$T/state/$TUID"' \
-    "SCAN wrong"
-conf password_after_boot=yes
-filter_case password_after_boot password_after_boot=no "0 - $NOW $OLD_BOOT -" \
-    "root's config says yes, another boot: the password first" \
-    'has "after a restart" && lacks "result success"' 'has "result success"' "SCAN tu-right-index"
-conf password_max_age=48
-filter_case password_max_age password_max_age=0 "0 - $((NOW - 49 * 3600)) - -" \
-    "root's config says 48 h, 49 h without: the password first" \
-    'has "has not been used for 48 hours" && lacks "result success"' 'has "result success"' "SCAN tu-right-index"
-conf password_after_enroll_change=yes
-filter_case password_after_enroll_change password_after_enroll_change=no "0 - $NOW - -" \
-    "root's config says yes, the prints' hash differs: the password first" \
-    'has "after fingerprints were added or changed" && lacks "result success"' 'has "result success"' "SCAN tu-right-index"
-conf  # (require_password_set: yes, the default)
-passwd -l "$TUSER" > /dev/null
-filter_case require_password_set require_password_set=no "0 - - - -" "a locked password: set one first" \
-    'has "Set a password for this account" && lacks "result success"' 'has "result success"' "SCAN tu-right-index"
-password_unlock
+fc_unlock_time() {
+    filter_case unlock_time unlock_time=60 "5 $((NOW - 3600)) - - -" "locked an hour ago, still locked" \
+        'has "result biometryLockout" && grep -qx "locked_at $((NOW - 3600))" "$T/state/$TUID"' \
+        'has "result success"' "SCAN tu-right-index"
+}
+case_ "unlock_time=60 from the user: locked an hour ago, still locked" fc_unlock_time
+fc_lockout_threshold() {
+    filter_case lockout_threshold "lockout_threshold=1000 max_tries=1" "4 - - - -" "the fifth wrong finger still locks" \
+        'has "result biometryLockout" && ! grep -qx "locked_at -" "$T/state/$TUID"' \
+        'has "result authenticationFailed" && grep -qx "strikes 5" "$T/state/$TUID" && grep -qx "locked_at -" "$T/state/$TUID"' \
+        "SCAN wrong"
+}
+case_ "lockout_threshold=1000 max_tries=1 from the user: the fifth wrong finger still locks" fc_lockout_threshold
+fc_password_after_boot() {
+    conf password_after_boot=yes
+    filter_case password_after_boot password_after_boot=no "0 - $NOW $OLD_BOOT -" \
+        "root's config says yes, another boot: the password first" \
+        'has "after a restart" && lacks "result success"' 'has "result success"' "SCAN tu-right-index"
+    conf
+}
+case_ "password_after_boot=no from the user: root's config says yes, another boot: the password first" fc_password_after_boot
+fc_password_max_age() {
+    conf password_max_age=48
+    filter_case password_max_age password_max_age=0 "0 - $((NOW - 49 * 3600)) - -" \
+        "root's config says 48 h, 49 h without: the password first" \
+        'has "has not been used for 48 hours" && lacks "result success"' 'has "result success"' "SCAN tu-right-index"
+    conf
+}
+case_ "password_max_age=0 from the user: root's config says 48 h, 49 h without: the password first" fc_password_max_age
+fc_password_after_enroll_change() {
+    conf password_after_enroll_change=yes
+    filter_case password_after_enroll_change password_after_enroll_change=no "0 - $NOW - -" \
+        "root's config says yes, the prints' hash differs: the password first" \
+        'has "after fingerprints were added or changed" && lacks "result success"' 'has "result success"' "SCAN tu-right-index"
+    conf
+}
+case_ "password_after_enroll_change=no from the user: root's config says yes, the prints' hash differs: the password first" fc_password_after_enroll_change
+fc_require_password_set() {
+    conf  # (require_password_set: yes, the default)
+    passwd -l "$TUSER" > /dev/null
+    filter_case require_password_set require_password_set=no "0 - - - -" "a locked password: set one first" \
+        'has "Set a password for this account" && lacks "result success"' 'has "result success"' "SCAN tu-right-index"
+    password_unlock
+}
+case_ "require_password_set=no from the user: a locked password: set one first" fc_require_password_set
 # lid_dir and sysfs_dir (which readers a closed lid covers, docs/POLICY.md#the-lid-and-the-readers-at-hand) are root's: a value
 # root's parser refuses shows whether it got that far.
-filter_case lid_dir lid_dir=not/absolute "0 - - - -" "never parsed, the finger works" \
-    'has "result success"' 'has "result systemCancel" && logged "configuration refused"' "SCAN tu-right-index"
-filter_case sysfs_dir sysfs_dir=not/absolute "0 - - - -" "never parsed, the finger works" \
-    'has "result success"' 'has "result systemCancel" && logged "configuration refused"' "SCAN tu-right-index"
-filter_case debug debug "0 - - - -" "no debug lines (the match is not logged)" \
-    'has "result success" && ! logged "$TUSER: matched right-index-finger"' \
-    'has "result success" && logged "$TUSER: matched right-index-finger"' "SCAN tu-right-index"
+fc_lid_dir() {
+    filter_case lid_dir lid_dir=not/absolute "0 - - - -" "never parsed, the finger works" \
+        'has "result success"' 'has "result systemCancel" && logged "configuration refused"' "SCAN tu-right-index"
+}
+case_ "lid_dir=not/absolute from the user: never parsed, the finger works" fc_lid_dir
+fc_sysfs_dir() {
+    filter_case sysfs_dir sysfs_dir=not/absolute "0 - - - -" "never parsed, the finger works" \
+        'has "result success"' 'has "result systemCancel" && logged "configuration refused"' "SCAN tu-right-index"
+}
+case_ "sysfs_dir=not/absolute from the user: never parsed, the finger works" fc_sysfs_dir
+fc_debug() {
+    filter_case debug debug "0 - - - -" "no debug lines (the match is not logged)" \
+        'has "result success" && ! logged "$TUSER: matched right-index-finger"' \
+        'has "result success" && logged "$TUSER: matched right-index-finger"' "SCAN tu-right-index"
+}
+case_ "debug from the user: no debug lines (the match is not logged)" fc_debug
 fresh_state
 
-echo "# the setuid helper refuses what the module never asks"
-OUT=$(ns setpriv --reuid="$TUSER" --regid="$TUSER" --init-groups script -qec "$SUID pam-verify" /dev/null < /dev/null 2>&1)
-check "stdin a terminal: refused" has "stdin is a terminal"
-# Privileges are seen while the helper runs, not guessed from an exit status: each command is
-# caught blocked on its first write to a full pipe (clients/creds.py), then its /proc status read.
-creds 1 "$SUID" pam-verify < "$W/u/plain.req"
-check "(control) pam-verify, caught writing its header: root kept as the effective uid (Uid $TUID 0 0 0)" uid_line "$TUID" 0 0 0
-creds 2 "$SUID" pam-verify extra < "$W/u/plain.req"
-check "argv with an extra word: refused (exit 2, the usage line)" eval 'has "exit 2" && has "unexpected argument '"'"'extra'"'"'"'
-check "...and it ran unprivileged: caught writing that line, Uid $TUID x4, Gid $TGID x4" dropped
-OUT=$(as_user "$SUID" pam-account < "$W/u/plain.req" 2>&1); RC=$?
-check "pam-account (it clears the lockout): refused (exit 2)" test "$RC" = 2 -a -n "$(grep 'only root' <<<"$OUT")"
-printf 'touchauth-state 1\nstrikes 5\nlocked_at 1700000000\npassword_at -\npassword_boot_id -\nprints_hash -\n' > "$T/state/$TUID"
-chmod 0600 "$T/state/$TUID"
-creds 2 "$SUID" unlock "$TUSER" < /dev/null
-check "unlock by the user: the lockout stays" grep -q "locked_at 1700000000" "$T/state/$TUID"
-check "...it ran with privileges dropped (caught writing its error: Uid $TUID x4, Gid $TGID x4)" dropped
-creds 2 "$SUID" config-dump --config /etc/shadow < /dev/null
-check "config-dump --config /etc/shadow by the user: unreadable once privileges are dropped" lacks "root:"
-check "...it ran with privileges dropped (Uid $TUID x4, Gid $TGID x4)" dropped
-locker "$TUSER" "SCAN tu-right-index"
-check "a locked user: no success through the setuid helper" lacks "successfully authenticated"
+refuses() {
+    fresh_state
+    OUT=$(ns setpriv --reuid="$TUSER" --regid="$TUSER" --init-groups script -qec "$SUID pam-verify" /dev/null < /dev/null 2>&1)
+    check "stdin a terminal: refused" has "stdin is a terminal"
+    # Privileges are seen while the helper runs, not guessed from an exit status: each command is
+    # caught blocked on its first write to a full pipe (clients/creds.py), then its /proc status read.
+    creds 1 "$SUID" pam-verify < "$W/u/plain.req"
+    check "(control) pam-verify, caught writing its header: root kept as the effective uid (Uid $TUID 0 0 0)" uid_line "$TUID" 0 0 0
+    creds 2 "$SUID" pam-verify extra < "$W/u/plain.req"
+    check "argv with an extra word: refused (exit 2, the usage line)" eval 'has "exit 2" && has "unexpected argument '"'"'extra'"'"'"'
+    check "...and it ran unprivileged: caught writing that line, Uid $TUID x4, Gid $TGID x4" dropped
+    OUT=$(as_user "$SUID" pam-account < "$W/u/plain.req" 2>&1); RC=$?
+    check "pam-account (it clears the lockout): refused (exit 2)" test "$RC" = 2 -a -n "$(grep 'only root' <<<"$OUT")"
+    printf 'touchauth-state 1\nstrikes 5\nlocked_at 1700000000\npassword_at -\npassword_boot_id -\nprints_hash -\n' > "$T/state/$TUID"
+    chmod 0600 "$T/state/$TUID"
+    creds 2 "$SUID" unlock "$TUSER" < /dev/null
+    check "unlock by the user: the lockout stays" grep -q "locked_at 1700000000" "$T/state/$TUID"
+    check "...it ran with privileges dropped (caught writing its error: Uid $TUID x4, Gid $TGID x4)" dropped
+    creds 2 "$SUID" config-dump --config /etc/shadow < /dev/null
+    check "config-dump --config /etc/shadow by the user: unreadable once privileges are dropped" lacks "root:"
+    check "...it ran with privileges dropped (Uid $TUID x4, Gid $TGID x4)" dropped
+    locker "$TUSER" "SCAN tu-right-index"
+    check "a locked user: no success through the setuid helper" lacks "successfully authenticated"
+}
+case_ "the setuid helper refuses what the module never asks" refuses
 
-echo "# a screen locker's password and the authsucc line: only root clears a lockout, so nothing is tried"
-# The locker runs PAM as the user: its module must not start the helper in pam-account mode (the
-# setuid helper refuses it, and could not see the stack that made the password succeed anyway).
-set_state 5 1700000000 - - -
-: > "$T/syslog"
-rm -f "$SOCK"
-printf '%s\n' "$TPASS" | as_user setsid -w timeout 30 env LD_PRELOAD=libpam_wrapper.so PAM_WRAPPER=1 \
-    PAM_WRAPPER_SERVICE_DIR="$W/svc" pamtester -v -I tty=:0 locker-pw "$TUSER" authenticate > "$T/out" 2>&1
-OUT="$(cat "$T/out")
-syslog: $(cat "$T/syslog")
-state: $(tr '\n' ' ' < "$T/state/$TUID")"
-check "(control) a locked user's own password through the locker's stack with an authsucc line: success" \
-    eval 'succeeded && has "Too many failed attempts"'
-# (The module's own log lines, on pamtester's stderr under pam_wrapper: no syslog socket involved.)
-check "...its authsucc line started no helper: no helper failure, no failed recording in the module's log" \
-    eval 'lacks "could not record the password authentication" && lacks "helper exit status"'
-check "...the lockout stays on disk (only root clears it)" grep -qx "locked_at 1700000000" "$T/state/$TUID"
-
-echo "# a killed setuid helper keeps its strike (strikes are charged before the sensor is armed)"
-fresh_state
-for i in 1 2 3; do
+locker_password() {
+    # The locker runs PAM as the user: its module must not start the helper in pam-account mode (the
+    # setuid helper refuses it, and could not see the stack that made the password succeed anyway).
+    set_state 5 1700000000 - - -
+    : > "$T/syslog"
     rm -f "$SOCK"
-    as_user "$SUID" pam-verify < "$W/u/plain.req" > /dev/null 2>&1 &
-    job=$!
-    # Killed once the scan's charge is on disk (strikes $i) and the sensor is open (its socket):
-    # the helper opens the reader first and charges right after, so the socket alone is not
-    # the charge. A deadline of 15 s: under load the helper takes longer to get there.
-    for _ in $(seq 1500); do [ -S "$SOCK" ] && [ "$(strikes)" = "$i" ] && break; sleep 0.01; done
-    pkill -KILL -x -U "$TUSER" touchauth
-    wait "$job" 2>/dev/null
-done
-OUT="state: $(tr '\n' ' ' < "$T/state/$TUID" 2>/dev/null)"
-check "three helpers SIGKILLed mid-scan by their user: 3 strikes on disk" test "$(strikes)" = 3
-direct "$W/u/plain.req" "SCAN tu-right-index"
-check "(control) the right finger still works and clears them" test "$(strikes)" = 0
+    printf '%s\n' "$TPASS" | as_user setsid -w timeout 30 env LD_PRELOAD=libpam_wrapper.so PAM_WRAPPER=1 \
+        PAM_WRAPPER_SERVICE_DIR="$W/svc" pamtester -v -I tty=:0 locker-pw "$TUSER" authenticate > "$T/out" 2>&1
+    OUT="$(cat "$T/out")
+    syslog: $(cat "$T/syslog")
+    state: $(tr '\n' ' ' < "$T/state/$TUID")"
+    check "(control) a locked user's own password through the locker's stack with an authsucc line: success" \
+        eval 'succeeded && has "Too many failed attempts"'
+    # (The module's own log lines, on pamtester's stderr under pam_wrapper: no syslog socket involved.)
+    check "...its authsucc line started no helper: no helper failure, no failed recording in the module's log" \
+        eval 'lacks "could not record the password authentication" && lacks "helper exit status"'
+    check "...the lockout stays on disk (only root clears it)" grep -qx "locked_at 1700000000" "$T/state/$TUID"
+}
+case_ "a screen locker's password and the authsucc line: only root clears a lockout, so nothing is tried" locker_password
 
-echo "# the screen locker killed while its prompt is up: the setuid helper goes too, and gives its charge back"
+killed_keeps_strike() {
+    fresh_state
+    for i in 1 2 3; do
+        rm -f "$SOCK"
+        as_user "$SUID" pam-verify < "$W/u/plain.req" > /dev/null 2>&1 &
+        job=$!
+        # Killed once the scan's charge is on disk (strikes $i) and the sensor is open (its socket):
+        # the helper opens the reader first and charges right after, so the socket alone is not
+        # the charge. A deadline of 15 s: under load the helper takes longer to get there.
+        for _ in $(seq 1500); do [ -S "$SOCK" ] && [ "$(strikes)" = "$i" ] && break; sleep 0.01; done
+        pkill -KILL -x -U "$TUSER" touchauth
+        wait "$job" 2>/dev/null
+    done
+    OUT="state: $(tr '\n' ' ' < "$T/state/$TUID" 2>/dev/null)"
+    check "three helpers SIGKILLed mid-scan by their user: 3 strikes on disk" test "$(strikes)" = 3
+    direct "$W/u/plain.req" "SCAN tu-right-index"
+    check "(control) the right finger still works and clears them" test "$(strikes)" = 0
+}
+case_ "a killed setuid helper keeps its strike (strikes are charged before the sensor is armed)" killed_keeps_strike
+
 # execve of a setuid file clears the parent-death signal the module set, so this helper outlived
 # its killed locker, sensor armed, until its own timeout. It now sets SIGTERM itself
 # (Termination.swift, dieWithTheHost): the scan is cancelled and its charged strike refunded, as
 # after Enter.
-fresh_state
-rm -f "$SOCK"
-as_user setsid -w timeout 30 env LD_PRELOAD=libpam_wrapper.so PAM_WRAPPER=1 \
-    PAM_WRAPPER_SERVICE_DIR="$W/svc" pamtester -v -I tty=:0 locker-long "$TUSER" authenticate < /dev/null > /dev/null 2>&1 &
-LOCKER_JOB=$!
-PT=$(descendant "$LOCKER_JOB" pamtester 5)
-LPID=$(child_of "$PT" touchauth 5)
-# The reader is open (its socket) and the scan's charge on disk: the helper opens first and
-# charges right after, so waiting for the socket alone raced the charge (seen once under CI).
-for _ in $(seq 1500); do [ -S "$SOCK" ] && [ "$(strikes)" = 1 ] && break; sleep 0.01; done
-OUT="pamtester ${PT:-none}, helper ${LPID:-none}, state: $(tr '\n' ' ' < "$T/state/$TUID" 2>/dev/null)"
-check "(control) the locker's helper is up, its strike charged on disk (strikes 1)" \
-    eval '[ -n "$LPID" ] && [ -S "$SOCK" ] && [ "$(strikes)" = 1 ]'
-# Only a pid we got: `kill -KILL 0` would end the whole test run's process group.
-[ -n "$PT" ] && kill -KILL "$PT"
-wait "$LOCKER_JOB" 2>/dev/null
-# Gone: no /proc entry, or a zombie its new parent has not reaped yet.
-helper_gone() { local st; [ -n "$LPID" ] || return 1; st=$(sed -n 's/^[0-9]* ([^)]*) \(.\).*/\1/p' "/proc/$LPID/stat" 2>/dev/null); [ -z "$st" ] || [ "$st" = Z ]; }
-for _ in $(seq 1000); do helper_gone && break; sleep 0.01; done
-OUT="helper ${LPID:-none}: $([ -n "$LPID" ] && grep -E '^(State|PPid):' "/proc/$LPID/status" 2>/dev/null | tr '\n' ' ')"
-check "the locker SIGKILLed: its setuid helper is gone within 10 s (not at its 60 s timeout)" \
-    eval '[ -n "$LPID" ] && helper_gone'
-pkill -KILL -x -U "$TUSER" touchauth 2>/dev/null
-OUT="state: $(tr '\n' ' ' < "$T/state/$TUID" 2>/dev/null)"
-check "...and it gave the scan's charge back (strikes 0): the locker's death is no wrong finger" \
-    test "$(strikes)" = 0
+locker_killed() {
+    fresh_state
+    rm -f "$SOCK"
+    as_user setsid -w timeout 30 env LD_PRELOAD=libpam_wrapper.so PAM_WRAPPER=1 \
+        PAM_WRAPPER_SERVICE_DIR="$W/svc" pamtester -v -I tty=:0 locker-long "$TUSER" authenticate < /dev/null > /dev/null 2>&1 &
+    LOCKER_JOB=$!
+    PT=$(descendant "$LOCKER_JOB" pamtester 5)
+    LPID=$(child_of "$PT" touchauth 5)
+    # The reader is open (its socket) and the scan's charge on disk: the helper opens first and
+    # charges right after, so waiting for the socket alone raced the charge (seen once under CI).
+    for _ in $(seq 1500); do [ -S "$SOCK" ] && [ "$(strikes)" = 1 ] && break; sleep 0.01; done
+    OUT="pamtester ${PT:-none}, helper ${LPID:-none}, state: $(tr '\n' ' ' < "$T/state/$TUID" 2>/dev/null)"
+    check "(control) the locker's helper is up, its strike charged on disk (strikes 1)" \
+        eval '[ -n "$LPID" ] && [ -S "$SOCK" ] && [ "$(strikes)" = 1 ]'
+    # Only a pid we got: `kill -KILL 0` would end the whole test run's process group.
+    [ -n "$PT" ] && kill -KILL "$PT"
+    wait "$LOCKER_JOB" 2>/dev/null
+    # Gone: no /proc entry, or a zombie its new parent has not reaped yet.
+    for _ in $(seq 1000); do helper_gone && break; sleep 0.01; done
+    OUT="helper ${LPID:-none}: $([ -n "$LPID" ] && grep -E '^(State|PPid):' "/proc/$LPID/status" 2>/dev/null | tr '\n' ' ')"
+    check "the locker SIGKILLed: its setuid helper is gone within 10 s (not at its 60 s timeout)" \
+        eval '[ -n "$LPID" ] && helper_gone'
+    pkill -KILL -x -U "$TUSER" touchauth 2>/dev/null
+    OUT="state: $(tr '\n' ' ' < "$T/state/$TUID" 2>/dev/null)"
+    check "...and it gave the scan's charge back (strikes 0): the locker's death is no wrong finger" \
+        test "$(strikes)" = 0
+}
+case_ "the screen locker killed while its prompt is up: the setuid helper goes too, and gives its charge back" locker_killed
 
-echo "# the user SIGSTOPs her setuid helper mid-prompt (holding the reader): the locker's module ends it at the deadline"
 # The setuid helper keeps the caller's real uid, so its user may signal it (the locker's module,
 # which runs as the user, must be able to stop it). A stopped helper holds the opened reader;
 # the module in the running locker SIGKILLs it at the prompt's deadline (timeout=3 here), which
 # a stopped process cannot delay. Stopping the locker too holds it longer: SECURITY.md#user-against-user.
-fresh_state
-rm -f "$SOCK"
-t0=$(now_ms)
-as_user setsid -w timeout 30 env LD_PRELOAD=libpam_wrapper.so PAM_WRAPPER=1 \
-    PAM_WRAPPER_SERVICE_DIR="$W/svc" pamtester -v -I tty=:0 locker "$TUSER" authenticate < /dev/null > "$T/stopped.out" 2>&1 &
-LOCKER_JOB=$!
-PT=$(descendant "$LOCKER_JOB" pamtester 5)
-LPID=$(child_of "$PT" touchauth 5)
-for _ in $(seq 500); do [ -S "$SOCK" ] && break; sleep 0.01; done  # the reader is open
-STOPPED=no
-[ -n "$LPID" ] && [ -S "$SOCK" ] && as_user kill -STOP "$LPID" && STOPPED=yes
-wait "$LOCKER_JOB" 2>/dev/null
-took=$(($(now_ms) - t0))
-for _ in $(seq 1000); do helper_gone && break; sleep 0.01; done
-OUT="helper ${LPID:-none} stopped by its user: $STOPPED; the locker ended after $took ms: $(cat "$T/stopped.out")"
-check "(setup) the user stopped her own setuid helper with the reader open (kill -STOP as the user)" test "$STOPPED" = yes
-check "the stopped helper is gone once the locker's prompt deadline passed (took $took ms, timeout=3)" \
-    eval '[ -n "$LPID" ] && helper_gone'
-check "...the locker got no success, the password is next" lacks "successfully authenticated"
-[ -n "$LPID" ] && ! helper_gone && kill -KILL "$LPID" 2>/dev/null
+helper_stopped() {
+    fresh_state
+    rm -f "$SOCK"
+    t0=$(now_ms)
+    as_user setsid -w timeout 30 env LD_PRELOAD=libpam_wrapper.so PAM_WRAPPER=1 \
+        PAM_WRAPPER_SERVICE_DIR="$W/svc" pamtester -v -I tty=:0 locker "$TUSER" authenticate < /dev/null > "$T/stopped.out" 2>&1 &
+    LOCKER_JOB=$!
+    PT=$(descendant "$LOCKER_JOB" pamtester 5)
+    LPID=$(child_of "$PT" touchauth 5)
+    for _ in $(seq 500); do [ -S "$SOCK" ] && break; sleep 0.01; done  # the reader is open
+    STOPPED=no
+    [ -n "$LPID" ] && [ -S "$SOCK" ] && as_user kill -STOP "$LPID" && STOPPED=yes
+    wait "$LOCKER_JOB" 2>/dev/null
+    took=$(($(now_ms) - t0))
+    for _ in $(seq 1000); do helper_gone && break; sleep 0.01; done
+    OUT="helper ${LPID:-none} stopped by its user: $STOPPED; the locker ended after $took ms: $(cat "$T/stopped.out")"
+    check "(setup) the user stopped her own setuid helper with the reader open (kill -STOP as the user)" test "$STOPPED" = yes
+    check "the stopped helper is gone once the locker's prompt deadline passed (took $took ms, timeout=3)" \
+        eval '[ -n "$LPID" ] && helper_gone'
+    check "...the locker got no success, the password is next" lacks "successfully authenticated"
+    [ -n "$LPID" ] && ! helper_gone && kill -KILL "$LPID" 2>/dev/null
+}
+case_ "the user SIGSTOPs her setuid helper mid-prompt (holding the reader): the locker's module ends it at the deadline" helper_stopped
 
 summary
