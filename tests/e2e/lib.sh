@@ -202,16 +202,18 @@ check() {
 # (none of its steps run): it runs when the filter matches NAME, or a line of its text or a
 # double-quoted string on one, which is where its check names are written. Its text: FN's and
 # that of every function of the suite FN calls, through any depth (`declare -f`; $CASE there
-# read as NAME; lib.sh's own functions left out). A name made at run time of other variables
-# ("$kind state -> ...", "$label: ...") is found by its literal part, or by the case's NAME: a
-# loop gives each value a case of its own, with "$CASE" in its check names.
+# read as NAME, $1... as ARGS; lib.sh's own functions left out). A name made at run time of
+# other variables ("$kind state -> ...", "$label: ...") is found by its literal part, or by the
+# case's NAME: a loop gives each value a case of its own, with "$CASE" in its check names.
 case_() {
     local name=$1 fn=$2; shift 2
     if [ -n "${TOUCHAUTH_CHECK_FILTER:-}" ] && ! [[ $name =~ $TOUCHAUTH_CHECK_FILTER ]]; then
         local body line s hit=0
         declare -F "$fn" > /dev/null || { echo "case_: no function $fn"; FAILED=$((FAILED + 1)); return 1; }
         body=$(case_text "$fn")
-        body=${body//'${CASE}'/$name}; body=${body//'$CASE'/$name}
+        body=${body//'${CASE}'/"$name"}; body=${body//'$CASE'/"$name"}
+        local i=1 arg
+        for arg in "$@"; do body=${body//"\${$i}"/"$arg"}; body=${body//"\$$i"/"$arg"}; i=$((i + 1)); done
         while IFS= read -r line && [ "$hit" = 0 ]; do
             if [[ $line =~ $TOUCHAUTH_CHECK_FILTER ]]; then hit=1; break; fi
             while IFS= read -r s; do
@@ -296,6 +298,8 @@ logged() {
 tm() { tmux -S "$TMUX_SOCK" "$@"; }
 now_ms() { echo $(($(date +%s%N) / 1000000)); }
 screen() { tm capture-pane -p -t "t:${1:-}" | sed '/^$/d'; }
+# type_line WINDOW TEXT: TEXT typed (literally) into the window, then Enter.
+type_line() { tm send-keys -t "t:$1" -l "$2"; tm send-keys -t "t:$1" Enter; }
 # wait_for WINDOW TEXT [SECONDS]: until the window shows TEXT (tmux drops trailing blanks).
 wait_for() {
     local deadline=$(($(now_ms) + ${3:-10} * 1000))

@@ -263,6 +263,11 @@ asked_password() { test -s "$T/askpass.log"; }
 syslog_lines() { sed 's/<[0-9]\{1,3\}>/\n&/g' "$T/syslog"; }
 module_says_remote() { syslog_lines | grep -F "pam_touchauth(sshd:auth)" | grep -qi "remote"; }
 status_json() { "$HELPER" status "$TUSER" --json --config "$CONF"; }
+with_state() {  # OUT, then the state file and status --json: what a failed check shows
+    OUT="$OUT
+    --- state:
+    $(cat "$STATE/$TUID"; status_json)"
+}
 json_has() { status_json | grep -qF -- "$1"; }
 # the module's debug line for a recorded password, from the auth phase's authsucc line
 recorded_by_auth() {
@@ -325,9 +330,7 @@ d_password_publickey() {
     ssh_try 127.0.0.1 password,publickey "wrong password"
     check "d. password,publickey: the wrong password fails first" in_log "Failed password for $TUSER from 127.0.0.1"
     check "d. ...then the key is accepted" in_log "Accepted publickey for $TUSER from 127.0.0.1"
-    OUT="$OUT
-    --- state:
-    $(cat "$STATE/$TUID"; status_json)"
+    with_state
     check "d. ...and the user is STILL locked, strikes and locked_at unchanged (acct_mgmt on that handle clears nothing)" \
         still_locked "$LOCKED_AT"
 }
@@ -342,9 +345,7 @@ d_kbd_publickey() {
     check "d. keyboard-interactive,publickey: the wrong password fails first" \
         in_log "Failed keyboard-interactive/pam for $TUSER from 127.0.0.1"
     check "d. ...then the key is accepted" in_log "Accepted publickey for $TUSER from 127.0.0.1"
-    OUT="$OUT
-    --- state:
-    $(cat "$STATE/$TUID"; status_json)"
+    with_state
     check "d. ...and the user is STILL locked, strikes unchanged" still_locked "$LOCKED_AT"
 }
 case_ "d. a lockout survives a failed password followed by an accepted key: keyboard-interactive,publickey" d_kbd_publickey
@@ -353,9 +354,7 @@ d_key_alone() {
     lock "$LOCKED_AT"
     ssh_try 127.0.0.1 publickey ""
     check "d. (control) a key alone is accepted" in_log "Accepted publickey for $TUSER from 127.0.0.1"
-    OUT="$OUT
-    --- state:
-    $(cat "$STATE/$TUID"; status_json)"
+    with_state
     check "d. (control) ...and leaves the lockout as it was" still_locked "$LOCKED_AT"
 }
 case_ "d. (control) a key alone leaves the lockout as it was" d_key_alone
@@ -369,9 +368,7 @@ d_password_lifts() {
     lock "$LOCKED_AT"
     ssh_try 127.0.0.1 password "$TPASS"
     check "d. the right password over ssh gets in while locked" in_log "Accepted password for $TUSER from 127.0.0.1"
-    OUT="$OUT
-    --- state:
-    $(cat "$STATE/$TUID"; status_json)"
+    with_state
     check "d. ...and lifts the lockout (a password succeeded: the authsucc line)" lifted
     check "d. ...recorded in the auth phase (authsucc), not by the account line" recorded_by_auth
 }
@@ -382,9 +379,7 @@ d_kbd_lifts() {
     ssh_try 127.0.0.1 keyboard-interactive "$TPASS"
     check "d. the right password by keyboard-interactive gets in while locked" \
         in_log "Accepted keyboard-interactive/pam for $TUSER from 127.0.0.1"
-    OUT="$OUT
-    --- state:
-    $(cat "$STATE/$TUID"; status_json)"
+    with_state
     check "d. ...and lifts the lockout too (authsucc runs in sshd's PAM child, as root)" lifted
     check "d. ...recorded in the auth phase (authsucc), not by the account line" recorded_by_auth
 }

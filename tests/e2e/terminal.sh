@@ -128,8 +128,7 @@ sudo_enter() {
     OUT=$(screen sudo)
     check "Enter -> sudo's password prompt (after ${ENTER_MS} ms)" has "$SUDO_PW"
     check "Enter -> the helper is gone (killed and reaped) at the password prompt" no_helper_left sudo
-    tm send-keys -t t:sudo -l "$TPASS"
-    tm send-keys -t t:sudo Enter
+    type_line sudo "$TPASS"
     finish sudo
     check "Enter, then the password -> the command ran" ran
     check "Enter, then the password -> exit status 0" rc_is 0
@@ -140,8 +139,7 @@ case_ "sudo: Enter at the fingerprint prompt" sudo_enter
 sudo_typed() {
     start sudo "$SUDO_RUN"
     wait_for sudo "$PROMPT"
-    tm send-keys -t t:sudo -l "$TPASS"
-    tm send-keys -t t:sudo Enter
+    type_line sudo "$TPASS"
     finish sudo
     check "typed password -> the command ran" ran
     check "typed password -> exit status 0" rc_is 0
@@ -154,14 +152,12 @@ case_ "sudo: typing the password at the fingerprint prompt" sudo_typed
 sudo_wrong_typed() {
     start sudo "$SUDO_RUN"
     wait_for sudo "$PROMPT"
-    tm send-keys -t t:sudo -l "not the password"
-    tm send-keys -t t:sudo Enter
+    type_line sudo "not the password"
     # pam_unix fails the typed password (try_first_pass does not ask again); sudo's next try runs
     # the stack again: the fingerprint prompt is back, and takes a typed password again.
     wait_for sudo "Sorry, try again"
     wait_prompts sudo 2  # the module owns the terminal again once its prompt is shown
-    tm send-keys -t t:sudo -l "$TPASS"
-    tm send-keys -t t:sudo Enter
+    type_line sudo "$TPASS"
     finish sudo
     check "wrong typed password -> sudo's 'Sorry, try again'" has "Sorry, try again"
     check "...then the fingerprint prompt again" test "$(grep -cF "$PROMPT" <<< "$OUT")" -eq 2
@@ -201,8 +197,7 @@ sudo_no_title() {
     start sudo "$SUDO_RUN"
     wait_for sudo "$PROMPT"
     tm send-keys -t t:sudo Enter
-    tm send-keys -t t:sudo -l "abc"
-    tm send-keys -t t:sudo Enter
+    type_line sudo "abc"
     OUT=$(screen sudo)
     check "empty title -> the module read the keys (nothing left in the terminal's input)" wait_read sudo
     OUT=$(screen sudo)
@@ -221,8 +216,7 @@ sudo_timeout() {
     conf "timeout=1"
     start sudo "$SUDO_RUN"
     wait_for sudo "$SUDO_PW" 15
-    tm send-keys -t t:sudo -l "$TPASS"
-    tm send-keys -t t:sudo Enter
+    type_line sudo "$TPASS"
     finish sudo
     check "timeout -> 'timed out', then the password prompt" has "Fingerprint timed out"
     check "timeout -> the password runs the command" ran
@@ -237,8 +231,7 @@ sudo_crash() {
     conf "helper=$T/crash-helper"
     start sudo "$SUDO_RUN"
     wait_for sudo "$SUDO_PW"
-    tm send-keys -t t:sudo -l "$TPASS"
-    tm send-keys -t t:sudo Enter
+    type_line sudo "$TPASS"
     finish sudo
     check "crash -> the password prompt, and the password runs the command" ran
     check "crash -> stty -g identical" stty_same
@@ -262,8 +255,7 @@ sudo_nobody() {
     # command from running before finish's 15 s wait ends, and the sensor would be armed.
     start sudo "SSH_CONNECTION='203.0.113.9 50000 192.0.2.1 22' $SUDO_RUN"
     wait_for sudo "$SUDO_PW"
-    tm send-keys -t t:sudo -l "$TPASS"
-    tm send-keys -t t:sudo Enter
+    type_line sudo "$TPASS"
     finish sudo
     check "SSH_CONNECTION in sudo's environment -> straight to the password" lacks "$PROMPT"
     check "SSH_CONNECTION -> the sensor was never armed" sensor_never_armed
@@ -324,12 +316,13 @@ su_names() {
 }
 case_ "su: the prompt names the user" su_names
 
-su_ctrl_c() { ctrl_c su "su $TUSER"; }
-case_ "su: Ctrl-C, Enter, the finger: Ctrl-C" su_ctrl_c
-su_enter() { enter_then_password su "su $TUSER"; }
-case_ "su: Ctrl-C, Enter, the finger: Enter, then the password" su_enter
-su_finger() { finger su "su $TUSER"; }
-case_ "su: Ctrl-C, Enter, the finger: the finger" su_finger
+# three_ways WINDOW COMMAND LABEL: a client's three cases, Ctrl-C, Enter then the password, the finger.
+three_ways() {
+    case_ "$3: Ctrl-C" ctrl_c "$1" "$2"
+    case_ "$3: Enter, then the password" enter_then_password "$1" "$2"
+    case_ "$3: the finger" finger "$1" "$2"
+}
+three_ways su "su $TUSER" "su: Ctrl-C, Enter, the finger"
 
 # signal_at_prompt WINDOW COMMAND HOST SIG: runs COMMAND and, once the fingerprint prompt is up,
 # sends SIG to the helper's parent (HOST: su or sudo); the helper must go too. Root sends it (a
@@ -400,12 +393,7 @@ case_ "sudo signalled with SIGKILL at the prompt: the helper goes with it, the c
 # takes `login --version` for a user name and asks for its password.
 if [ "$(dpkg-query -W -f='${source:Package}' login 2> /dev/null)" != util-linux ]; then
     # login (shadow's, run by root with the name given, as getty runs it): the same
-    login_ctrl_c() { ctrl_c login "login $TUSER"; }
-    case_ "login (shadow's, run by root with the name given, as getty runs it): Ctrl-C" login_ctrl_c
-    login_enter() { enter_then_password login "login $TUSER"; }
-    case_ "login (shadow's, run by root with the name given, as getty runs it): Enter, then the password" login_enter
-    login_finger() { finger login "login $TUSER"; }
-    case_ "login (shadow's, run by root with the name given, as getty runs it): the finger" login_finger
+    three_ways login "login $TUSER" "login (shadow's, run by root with the name given, as getty runs it)"
 else
     # login (util-linux's, Debian 13's; exec'd with the name given, as getty leaves it): the same
     # util-linux's login hangs up its terminal (vhangup) before it asks: a shell that started it
@@ -613,8 +601,7 @@ sudo_pam_rhost() {
     check "pam_rhost -> sudo asks for the password at once" has "$SUDO_PW"
     check "pam_rhost -> no fingerprint prompt" lacks "$PROMPT"
     check "pam_rhost -> the sensor was never armed" sensor_never_armed
-    tm send-keys -t t:sudo -l "$TPASS"
-    tm send-keys -t t:sudo Enter
+    type_line sudo "$TPASS"
     finish sudo
     check "pam_rhost -> the password runs the command" ran
     grep -v '^Defaults pam_rhost$' "$T/sudoers" > "$T/sudoers.new"; cat "$T/sudoers.new" > "$T/sudoers"
