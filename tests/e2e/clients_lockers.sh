@@ -153,12 +153,37 @@ HINT="[Enter Password] press Enter, or type your password"
 helper_status() { OUT="helper $1:"$'\n'"$(grep -E '^(Uid|Gid):' "/proc/$1/status" 2>/dev/null)"; }
 uid_line() { grep -q "^Uid:[[:space:]]*$1[[:space:]]*$2[[:space:]]*$3[[:space:]]*$4\$" <<< "$OUT"; }
 
+
+# The services the cases share, each started by the first case that needs it (a filtered run
+# starts only those its cases use) and ended by cleanup: Xvfb (need_x) and headless sway
+# (need_sway). Each vlock case has a terminal (tmux) of its own (vlock_terminal).
+# XN: the X display; the fake logind's x11 session names it, started or not.
+XN=$(free_display 37)
+export DISPLAY=":$XN" XAUTHORITY="$W/xauth"
+SHOT="$W/shot.png"
+need_x() {
+    [ -z "$XPID" ] || return 0
+    echo "#   (Xvfb :$XN started)"
+    x_start "$XN" "$XAUTHORITY" "$W/xvfb.log"
+    check "(setup) Xvfb :$XN answers" xdpyinfo -display ":$XN" > /dev/null
+}
+need_sway() {
+    [ -z "${SWAY_PID:-}" ] || return 0
+    sway_start "$W" "$TUSER"
+    check "(setup) headless sway up, as $TUSER, with a keyboard for wtype" test -n "$SWAY_PID" -a -n "$WL_DISPLAY"
+}
+
 # =============================================================================================
 echo "# vlock in a terminal (tmux), run by $TUSER; no logind (as this VM)"
 USER_SHELL="setpriv --reuid=$TUSER --regid=$TUSER --init-groups env -i HOME=$W/u TERM=screen PATH=/usr/bin:/bin PS1='\$ ' bash --norc --noprofile"
-ns tmux -S "$TMUX_SOCK" -f /dev/null new-session -d -s t -x 120 -y 40 "$USER_SHELL"
-tm set-option -g history-limit 0 > /dev/null
-wait_for "" '$' 5
+# vlock_terminal: a case's own terminal (the last one's ended), the user's shell in it, no logind.
+vlock_terminal() {
+    tm kill-server 2>/dev/null
+    logind_none
+    ns tmux -S "$TMUX_SOCK" -f /dev/null new-session -d -s t -x 120 -y 40 "$USER_SHELL"
+    tm set-option -g history-limit 0 > /dev/null
+    wait_for "" '$' 5
+}
 LOCKED_MSG="Please press [ENTER] to unlock."
 # vlock_start COMMAND: runs the locker in the user's shell and waits for its locked screen; then
 # Enter (as a person does to unlock) starts PAM. Sets VLOCK (the vlock-main pid).
@@ -182,110 +207,136 @@ still_locked() { [ ! -e "$W/u/rc" ] && [ -n "$VLOCK" ] && ! gone "$VLOCK"; }
 type_password() { tm send-keys -t t -l "$TPASS"; tm send-keys -t t Enter; }
 
 echo "# Debian's vlock: vlock-main is setuid root, so PAM runs with euid 0"
-fresh_state
-vlock_start vlock
-wait_for "" "$HINT" 10
-OUT=$(screen)
-check "vlock: Enter at the locked screen -> our prompt and the Enter/typing hint in the terminal" \
-    eval 'has "$PROMPT" && has "$HINT"'
-check "...the sensor is armed" armed
-HPID=$([ -n "$VLOCK" ] && pgrep -P "$VLOCK" -x touchauth)
-helper_status "$HPID"
-# The module's setuid(0) for a host with euid 0 (as under sudo): no setuid helper needed.
-check "...its helper (child of vlock-main) runs as root through and through: Uid 0 0 0 0" uid_line 0 0 0 0
-python3 "$E2E/vsensor.py" "$SOCK" "$FINGER" > /dev/null
-OUT=$(screen)
-check "vlock: the user's finger -> unlocked (vlock exits 0), no password asked" eval 'unlocked && lacks "Password:"'
+vlock_root_finger() {
+    conf "$SUID"
+    vlock_terminal
+    fresh_state
+    vlock_start vlock
+    wait_for "" "$HINT" 10
+    OUT=$(screen)
+    check "vlock: Enter at the locked screen -> our prompt and the Enter/typing hint in the terminal" \
+        eval 'has "$PROMPT" && has "$HINT"'
+    check "...the sensor is armed" armed
+    HPID=$([ -n "$VLOCK" ] && pgrep -P "$VLOCK" -x touchauth)
+    helper_status "$HPID"
+    # The module's setuid(0) for a host with euid 0 (as under sudo): no setuid helper needed.
+    check "...its helper (child of vlock-main) runs as root through and through: Uid 0 0 0 0" uid_line 0 0 0 0
+    python3 "$E2E/vsensor.py" "$SOCK" "$FINGER" > /dev/null
+    OUT=$(screen)
+    check "vlock: the user's finger -> unlocked (vlock exits 0), no password asked" eval 'unlocked && lacks "Password:"'
+}
+case_ "vlock (setuid vlock-main): the finger" vlock_root_finger
 
-fresh_state
-vlock_start vlock
-wait_for "" "$HINT" 10
-t0=$(now_ms)
-tm send-keys -t t Enter
-wait_for "" "Password:" 5
-ENTER_MS=$(($(now_ms) - t0))
-OUT=$(screen)
-check "vlock: Enter at our prompt -> pam_unix's 'Password:' at once (${ENTER_MS} ms)" has "Password:"
-check "...the helper is gone (the sensor released)" eval '[ -n "$VLOCK" ] && [ -z "$(pgrep -P "$VLOCK" -x touchauth)" ]'
-type_password
-OUT=$(screen)
-check "...the password -> unlocked" unlocked
+vlock_root_enter() {
+    conf "$SUID"
+    vlock_terminal
+    fresh_state
+    vlock_start vlock
+    wait_for "" "$HINT" 10
+    local t0
+    t0=$(now_ms)
+    tm send-keys -t t Enter
+    wait_for "" "Password:" 5
+    ENTER_MS=$(($(now_ms) - t0))
+    OUT=$(screen)
+    check "vlock: Enter at our prompt -> pam_unix's 'Password:' at once (${ENTER_MS} ms)" has "Password:"
+    check "...the helper is gone (the sensor released)" eval '[ -n "$VLOCK" ] && [ -z "$(pgrep -P "$VLOCK" -x touchauth)" ]'
+    type_password
+    OUT=$(screen)
+    check "...the password -> unlocked" unlocked
+}
+case_ "vlock (setuid vlock-main): Enter, then the password" vlock_root_enter
 
-fresh_state
-vlock_start vlock
-wait_for "" "$HINT" 10
-tm send-keys -t t C-c
-# vlock turns ISIG off and ignores SIGINT: the module reads Ctrl-C as a byte, returns PAM_ABORT
-# (abort=die); vlock says so, sleeps 1 s and asks for root's password (vlock's root fallback).
-wait_for "" "root's Password:" 5
-OUT=$(screen)
-check "vlock: Ctrl-C at our prompt -> PAM_ABORT ('Critical error'), then vlock's own root fallback" \
-    eval 'has "Critical error - immediate abort" && has "root'"'"'s Password:"'
-check "...still locked (Ctrl-C never unlocks)" still_locked
-tm send-keys -t t Enter     # an empty root password fails: vlock clears the screen, locked again
-wait_lacks "root's Password:" 5
-wait_for "" "$LOCKED_MSG" 5
-tm send-keys -t t Enter
-wait_for "" "$HINT" 10
-python3 "$E2E/vsensor.py" "$SOCK" "$FINGER" > /dev/null
-OUT=$(screen)
-check "...and the next Enter brings our prompt back: the finger unlocks" unlocked
+vlock_root_ctrl_c() {
+    conf "$SUID"
+    vlock_terminal
+    fresh_state
+    vlock_start vlock
+    wait_for "" "$HINT" 10
+    tm send-keys -t t C-c
+    # vlock turns ISIG off and ignores SIGINT: the module reads Ctrl-C as a byte, returns PAM_ABORT
+    # (abort=die); vlock says so, sleeps 1 s and asks for root's password (vlock's root fallback).
+    wait_for "" "root's Password:" 5
+    OUT=$(screen)
+    check "vlock: Ctrl-C at our prompt -> PAM_ABORT ('Critical error'), then vlock's own root fallback" \
+        eval 'has "Critical error - immediate abort" && has "root'"'"'s Password:"'
+    check "...still locked (Ctrl-C never unlocks)" still_locked
+    tm send-keys -t t Enter     # an empty root password fails: vlock clears the screen, locked again
+    wait_lacks "root's Password:" 5
+    wait_for "" "$LOCKED_MSG" 5
+    tm send-keys -t t Enter
+    wait_for "" "$HINT" 10
+    python3 "$E2E/vsensor.py" "$SOCK" "$FINGER" > /dev/null
+    OUT=$(screen)
+    check "...and the next Enter brings our prompt back: the finger unlocks" unlocked
+}
+case_ "vlock (setuid vlock-main): Ctrl-C, then the finger" vlock_root_ctrl_c
 
 echo "# vlock run as the user (vlock-main without the setuid bit), with the setuid helper"
-fresh_state
-vlock_start "$W/bin/vlock-main"
-wait_for "" "$HINT" 10
-OUT=$(screen)
-check "vlock as the user: our prompt and hint" eval 'has "$PROMPT" && has "$HINT"'
-check "...the sensor is armed" armed
-HPID=$([ -n "$VLOCK" ] && pgrep -P "$VLOCK" -x touchauth)
-helper_status "$HPID"
-OUT+=$'\n'"vlock-main: $([ -n "$VLOCK" ] && grep '^Uid:' "/proc/$VLOCK/status" 2>/dev/null)"
-check "...vlock-main runs as the user, its helper is the setuid one: Uid $TUID 0 0 0" uid_line "$TUID" 0 0 0
-python3 "$E2E/vsensor.py" "$SOCK" "$FINGER" > /dev/null
-OUT=$(screen)
-check "vlock as the user: the user's finger -> unlocked, no password asked" eval 'unlocked && lacks "Password:"'
+vlock_user_finger() {
+    conf "$SUID"
+    vlock_terminal
+    fresh_state
+    vlock_start "$W/bin/vlock-main"
+    wait_for "" "$HINT" 10
+    OUT=$(screen)
+    check "vlock as the user: our prompt and hint" eval 'has "$PROMPT" && has "$HINT"'
+    check "...the sensor is armed" armed
+    HPID=$([ -n "$VLOCK" ] && pgrep -P "$VLOCK" -x touchauth)
+    helper_status "$HPID"
+    OUT+=$'\n'"vlock-main: $([ -n "$VLOCK" ] && grep '^Uid:' "/proc/$VLOCK/status" 2>/dev/null)"
+    check "...vlock-main runs as the user, its helper is the setuid one: Uid $TUID 0 0 0" uid_line "$TUID" 0 0 0
+    python3 "$E2E/vsensor.py" "$SOCK" "$FINGER" > /dev/null
+    OUT=$(screen)
+    check "vlock as the user: the user's finger -> unlocked, no password asked" eval 'unlocked && lacks "Password:"'
+}
+case_ "vlock as the user: the finger" vlock_user_finger
 
-fresh_state
-vlock_start "$W/bin/vlock-main"
-wait_for "" "$HINT" 10
-python3 "$E2E/vsensor.py" "$SOCK" "$ELSE" "$ELSE" "$ELSE" > /dev/null
-wait_for "" "Password:" 5
-OUT=$(screen)
-check "vlock as the user: someone else's finger three times -> 'Fingerprint not recognized', then 'Password:'" \
-    eval 'test "$(count_of "Not recognized, try again")" = 2 && has "Fingerprint not recognized" && has "Password:"'
-check "...still locked" still_locked
-check "...three strikes recorded in root's state dir" test "$(strikes)" = 3
-type_password
-check "...the password -> unlocked" unlocked
+vlock_user_else() {
+    conf "$SUID"
+    vlock_terminal
+    fresh_state
+    vlock_start "$W/bin/vlock-main"
+    wait_for "" "$HINT" 10
+    python3 "$E2E/vsensor.py" "$SOCK" "$ELSE" "$ELSE" "$ELSE" > /dev/null
+    wait_for "" "Password:" 5
+    OUT=$(screen)
+    check "vlock as the user: someone else's finger three times -> 'Fingerprint not recognized', then 'Password:'" \
+        eval 'test "$(count_of "Not recognized, try again")" = 2 && has "Fingerprint not recognized" && has "Password:"'
+    check "...still locked" still_locked
+    check "...three strikes recorded in root's state dir" test "$(strikes)" = 3
+    type_password
+    check "...the password -> unlocked" unlocked
+}
+case_ "vlock as the user: someone else's finger, then the password" vlock_user_else
 
 echo "# vlock run as the user, without the setuid helper (the default install)"
-conf "$PLAIN"
-fresh_state
-rm -f "$W/u/plain.started"
-vlock_start "$W/bin/vlock-main"
-t0=$(now_ms)
-wait_for "" "Password:" 5
-PLAIN_MS=$(($(now_ms) - t0))
-OUT=$(screen)
-check "no setuid helper: Enter at the locked screen -> 'Password:' at once (${PLAIN_MS} ms, the timeout is ${TIMEOUT} s)" \
-    eval 'has "Password:"'
-check "...no fingerprint prompt" lacks "$PROMPT"
-check "...the sensor was never armed (the helper cannot read root's prints)" never_armed
-check "...(control) the plain helper was started, and the recorder saw it (vlock is not a locker asked first)" plain_started
-type_password
-check "...the password -> unlocked" unlocked
-conf "$SUID"
+vlock_plain() {
+    conf "$PLAIN"
+    vlock_terminal
+    fresh_state
+    rm -f "$W/u/plain.started"
+    vlock_start "$W/bin/vlock-main"
+    local t0
+    t0=$(now_ms)
+    wait_for "" "Password:" 5
+    PLAIN_MS=$(($(now_ms) - t0))
+    OUT=$(screen)
+    check "no setuid helper: Enter at the locked screen -> 'Password:' at once (${PLAIN_MS} ms, the timeout is ${TIMEOUT} s)" \
+        eval 'has "Password:"'
+    check "...no fingerprint prompt" lacks "$PROMPT"
+    check "...the sensor was never armed (the helper cannot read root's prints)" never_armed
+    check "...(control) the plain helper was started, and the recorder saw it (vlock is not a locker asked first)" plain_started
+    type_password
+    check "...the password -> unlocked" unlocked
+    conf "$SUID"
+    tm kill-server 2>/dev/null
+}
+case_ "vlock as the user, no setuid helper" vlock_plain
 tm kill-server 2>/dev/null
 
 # =============================================================================================
-XN=$(free_display 37)
-export DISPLAY=":$XN" XAUTHORITY="$W/xauth"
-SHOT="$W/shot.png"
 echo "# X lockers on Xvfb :$XN, in $TUSER's fake local x11 logind session $SID"
-x_start "$XN" "$XAUTHORITY" "$W/xvfb.log"
-check "(setup) Xvfb :$XN answers" xdpyinfo -display ":$XN" > /dev/null
-logind_x11 1
 # locker_start ENV... -- CMD...: the locker, run by the test user in session 37 with nothing
 # inherited but the display; LOCKER is its pid (nsenter, sh and setpriv exec into it).
 locker_start() {
@@ -357,6 +408,9 @@ watch_helper() {
 }
 watch_helper_stop() { kill "$HWATCHER" 2>/dev/null; wait "$HWATCHER" 2>/dev/null; }
 no_helper_seen() { [ ! -s "$W/helper.log" ]; }
+# x_case [ACTIVE]: an X locker case's start: Xvfb up, the setuid helper's config, the test
+# user's x11 session in front (ACTIVE 1, the default) or behind another one (0).
+x_case() { need_x; conf "$SUID"; logind_x11 "${1:-1}"; }
 echo "# i3lock: it reads the password first, calls PAM on Enter, drops PAM's messages"
 # The module asks it first (docs/POLICY.md#lockers-that-read-the-password-first): one
 # PAM_PROMPT_ECHO_OFF, which i3lock answers with what was typed before Enter (conv_callback
@@ -380,52 +434,65 @@ wait_i3_failure() {
 }
 i3_said() { OUT="i3lock said: $(grep -v "current password" "$W/locker.out" 2> /dev/null)"; }
 INDICATOR=200x60+412+352        # the middle of the ring i3lock draws, where its text is
-OCR_MODES=("-threshold 35%" "")
 
-fresh_state
-i3lock_start
-watch_helper "$LOCKER"
-untaken_touch "$FINGER"; TOUCH_RC=$?
-watch_helper_stop
-i3_said; OUT+=$'\n'"touch: $TOUCH_OUT; helpers: $(sort -u "$W/helper.log" | tr '\n' ' ')"
-check "i3lock: a touch before any Enter -> nobody took it for 10 s, still locked, no helper started" \
-    eval '[ "$TOUCH_RC" = 0 ] && locker_running && never_armed && no_helper_seen && [ "$(i3_failures)" = 0 ]'
-t0=$(now_ms)
-xdotool key Return              # Enter on the empty field: the user asks for the finger
-wait_socket "$SOCK" 5
-ARM_MS=$(($(now_ms) - t0))
-i3_said
-check "i3lock: Enter on the empty field -> the sensor armed (${ARM_MS} ms), still locked, no failure" \
-    eval 'armed && locker_running && [ "$(i3_failures)" = 0 ]'
-read_screen "$INDICATOR"
-cp "$SHOT" "$W/i3lock-verifying.png"
-OUT="screen: $SCREEN"
-check "...i3lock shows its 'Verifying' state while the finger is awaited" seen "verifying"
-t0=$(now_ms)
-python3 "$E2E/vsensor.py" "$SOCK" "$FINGER" > /dev/null
-locker_done 5; RC=$?
-TOUCH_MS=$(($(now_ms) - t0))
-i3_said
-check "...the user's finger -> unlocked (i3lock exits 0, ${TOUCH_MS} ms after the touch), no failure" \
-    eval '[ "$RC" = 0 ] && [ "$(i3_failures)" = 0 ]'
-check "...no strike" test "$(strikes)" = 0
-locker_stop
+i3lock_finger() {
+    x_case
+    OCR_MODES=("-threshold 35%" "")
+    fresh_state
+    i3lock_start
+    watch_helper "$LOCKER"
+    untaken_touch "$FINGER"; TOUCH_RC=$?
+    watch_helper_stop
+    i3_said; OUT+=$'\n'"touch: $TOUCH_OUT; helpers: $(sort -u "$W/helper.log" | tr '\n' ' ')"
+    check "i3lock: a touch before any Enter -> nobody took it for 10 s, still locked, no helper started" \
+        eval '[ "$TOUCH_RC" = 0 ] && locker_running && never_armed && no_helper_seen && [ "$(i3_failures)" = 0 ]'
+    local t0
+    t0=$(now_ms)
+    xdotool key Return              # Enter on the empty field: the user asks for the finger
+    wait_socket "$SOCK" 5
+    ARM_MS=$(($(now_ms) - t0))
+    i3_said
+    check "i3lock: Enter on the empty field -> the sensor armed (${ARM_MS} ms), still locked, no failure" \
+        eval 'armed && locker_running && [ "$(i3_failures)" = 0 ]'
+    read_screen "$INDICATOR"
+    cp "$SHOT" "$W/i3lock-verifying.png"
+    OUT="screen: $SCREEN"
+    check "...i3lock shows its 'Verifying' state while the finger is awaited" seen "verifying"
+    t0=$(now_ms)
+    python3 "$E2E/vsensor.py" "$SOCK" "$FINGER" > /dev/null
+    locker_done 5; RC=$?
+    TOUCH_MS=$(($(now_ms) - t0))
+    i3_said
+    check "...the user's finger -> unlocked (i3lock exits 0, ${TOUCH_MS} ms after the touch), no failure" \
+        eval '[ "$RC" = 0 ] && [ "$(i3_failures)" = 0 ]'
+    check "...no strike" test "$(strikes)" = 0
+    locker_stop
+    # The screenshot for docs/ (i3lock's 'Verifying'): into $T, or with TOUCHAUTH_SCREENSHOTS=DIR
+    # there; a test run never writes into the checkout by itself.
+    [ -s "$W/i3lock-verifying.png" ] && keep_png "$W/i3lock-verifying.png" "${TOUCHAUTH_SCREENSHOTS:-$T}/i3lock-verifying.png"
+    check "the screenshot of i3lock-verifying was taken" test -s "${TOUCHAUTH_SCREENSHOTS:-$T}/i3lock-verifying.png"
+}
+case_ "i3lock: a touch before Enter, Enter, the finger" i3lock_finger
 
-fresh_state
-i3lock_start
-xdotool key Return
-wait_socket "$SOCK" 5
-python3 "$E2E/vsensor.py" "$SOCK" "$ELSE" "$ELSE" "$ELSE" > /dev/null
-wait_i3_failure 1 10
-i3_said
-check "i3lock: Enter, then someone else's finger three times -> pam_authenticate fails ('Wrong!'), still locked" \
-    eval '[ "$(i3_failures)" = 1 ] && locker_running'
-check "...three strikes on disk" test "$(strikes)" = 3
-x_type_password
-locker_done 5; RC=$?
-i3_said
-check "...then the typed password unlocks" test "$RC" = 0
-locker_stop
+i3lock_else() {
+    x_case
+    fresh_state
+    i3lock_start
+    xdotool key Return
+    wait_socket "$SOCK" 5
+    python3 "$E2E/vsensor.py" "$SOCK" "$ELSE" "$ELSE" "$ELSE" > /dev/null
+    wait_i3_failure 1 10
+    i3_said
+    check "i3lock: Enter, then someone else's finger three times -> pam_authenticate fails ('Wrong!'), still locked" \
+        eval '[ "$(i3_failures)" = 1 ] && locker_running'
+    check "...three strikes on disk" test "$(strikes)" = 3
+    x_type_password
+    locker_done 5; RC=$?
+    i3_said
+    check "...then the typed password unlocks" test "$RC" = 0
+    locker_stop
+}
+case_ "i3lock: someone else's finger, then the password" i3lock_else
 
 # i3lock_typed WHAT: i3lock up, the password typed; it must unlock at once and never arm the
 # sensor nor start a helper (checks naming the case; the time is printed in the first).
@@ -460,9 +527,15 @@ typed_both_ways() {
     done
 }
 # The time from the first key (xdotool types at 15 ms a key, then Enter) to i3lock's exit.
-typed_both_ways i3lock i3lock_typed i3lock
-I3_WITH=$WITH I3_WITHOUT=$WITHOUT
-echo "#   i3lock, typed password -> unlocked (ms, typing included): with touchauth$I3_WITH; without$I3_WITHOUT"
+i3lock_typed_both() {
+    x_case
+    typed_both_ways i3lock i3lock_typed i3lock
+    I3_WITH=$WITH I3_WITHOUT=$WITHOUT
+    echo "#   i3lock, typed password -> unlocked (ms, typing included): with touchauth$I3_WITH; without$I3_WITHOUT"
+}
+# (its check names: "i3lock, setuid helper: the typed password unlocks, round N" and
+# "(control) i3lock without touchauth in its stack: the typed password unlocks, round N")
+case_ "i3lock, setuid helper: the typed password unlocks, with and without touchauth in its stack" i3lock_typed_both
 
 # i3_empty_fails WHAT CONDITION: i3lock up, Enter on the empty field fails at once (one failure,
 # still locked, CONDITION holds; the helpers started below i3lock watched). i3lock stays up.
@@ -480,80 +553,103 @@ i3_empty_fails() {
 }
 # A locked-out user: the setuid helper refuses before any sensor is opened; i3lock shows its
 # failure at once, and the password still unlocks.
-set_state 5 "$(date +%s)"
-i3_empty_fails "i3lock, a locked-out user: Enter on the empty field fails at once, no sensor" never_armed
-x_type_password
-locker_done 5; RC=$?
-i3_said
-check "...the typed password unlocks" test "$RC" = 0
-locker_stop
+i3lock_locked_out() {
+    x_case
+    set_state 5 "$(date +%s)"
+    i3_empty_fails "i3lock, a locked-out user: Enter on the empty field fails at once, no sensor" never_armed
+    x_type_password
+    locker_done 5; RC=$?
+    i3_said
+    check "...the typed password unlocks" test "$RC" = 0
+    locker_stop
+}
+case_ "i3lock: a locked-out user" i3lock_locked_out
 
 # Without the setuid helper the helper cannot read root's prints: the empty Enter fails at once,
 # with no helper started (never a sensor nobody can open, never a wait).
-conf "$PLAIN"
-fresh_state
-rm -f "$W/u/plain.started"
-i3_empty_fails "i3lock, no setuid helper: Enter on the empty field fails at once, no helper started" \
-    'never_armed && no_helper_seen && ! plain_started'
-I3_PLAIN_MS=$FAIL_MS
-locker_stop
-i3lock_typed "i3lock, no setuid helper: the typed password unlocks at once"
-conf "$SUID"
+i3lock_plain() {
+    x_case
+    conf "$PLAIN"
+    fresh_state
+    rm -f "$W/u/plain.started"
+    i3_empty_fails "i3lock, no setuid helper: Enter on the empty field fails at once, no helper started" \
+        'never_armed && no_helper_seen && ! plain_started'
+    I3_PLAIN_MS=$FAIL_MS
+    locker_stop
+    i3lock_typed "i3lock, no setuid helper: the typed password unlocks at once"
+    conf "$SUID"
+}
+case_ "i3lock: no setuid helper" i3lock_plain
 
-logind_x11 0
-i3lock_typed "i3lock in a session that is not in front (logind ACTIVE=0, another session on seat0): the password at once"
-i3_empty_fails "...and Enter on the empty field there fails at once, the sensor never armed" never_armed
-locker_stop
-logind_x11 1
+i3lock_behind() {
+    x_case 0
+    i3lock_typed "i3lock in a session that is not in front (logind ACTIVE=0, another session on seat0): the password at once"
+    i3_empty_fails "...and Enter on the empty field there fails at once, the sensor never armed" never_armed
+    locker_stop
+    logind_x11 1
+}
+case_ "i3lock: a session that is not in front" i3lock_behind
 
 echo "# swaylock under headless sway (run by $TUSER; swaylock in the namespace and session 37)"
 # The same rule as i3lock's (swaylock's handle_conversation answers every question with the
 # typed buffer and drops the messages). sway 1.7 refuses to run as root: it runs as the user,
 # as in a real session (clients/locker_wayland.sh, NOTES.md).
-sway_start "$W" "$TUSER"
-check "(setup) headless sway up, as $TUSER, with a keyboard for wtype" test -n "$SWAY_PID" -a -n "$WL_DISPLAY"
 WL_PREFIX=(nsenter -t "$NSPID" -m -r -w "$W/bin/in-session")
 sl_failures() { swaylock_count "pam_authenticate failed"; }
 sl_said() { OUT="swaylock said: $(cat "$SWAYLOCK_LOG" 2> /dev/null)"; }
 sl_start() { swaylock_start "$TUSER"; rm -f "$SOCK"; }
+# sl_case: a swaylock case's start: sway up, the setuid helper's config, the user's session in front.
+sl_case() { need_sway; conf "$SUID"; logind_x11 1; }
 
-fresh_state
-sl_start
-untaken_touch "$FINGER"; TOUCH_RC=$?
-sl_said; OUT+=$'\n'"touch: $TOUCH_OUT"
-check "swaylock: a touch before any Enter -> nobody took it for 10 s, still locked, PAM never called" \
-    eval '[ "$TOUCH_RC" = 0 ] && ! swaylock_said "received pw check request" && never_armed && [ -n "$SWAYLOCK_PID" ] && kill -0 "$SWAYLOCK_PID"'
-t0=$(now_ms)
-wl_key Return
-wait_socket "$SOCK" 5
-SL_ARM_MS=$(($(now_ms) - t0))
-sl_said
-check "swaylock: Enter on the empty field -> the sensor armed (${SL_ARM_MS} ms), its ring says 'verifying'" \
-    eval 'armed && [ "$(swaylock_ring)" = verifying ] && [ "$(sl_failures)" = 0 ]'
-wl_shot "$W/swaylock-verifying.png"
-t0=$(now_ms)
-python3 "$E2E/vsensor.py" "$SOCK" "$FINGER" > /dev/null
-wait_swaylock_exit 5; RC=$?
-SL_TOUCH_MS=$(($(now_ms) - t0))
-sl_said
-check "...the user's finger -> unlocked (swaylock exits 0, ${SL_TOUCH_MS} ms after the touch)" test "$RC" = 0
-swaylock_stop
+swaylock_finger() {
+    sl_case
+    fresh_state
+    sl_start
+    untaken_touch "$FINGER"; TOUCH_RC=$?
+    sl_said; OUT+=$'\n'"touch: $TOUCH_OUT"
+    check "swaylock: a touch before any Enter -> nobody took it for 10 s, still locked, PAM never called" \
+        eval '[ "$TOUCH_RC" = 0 ] && ! swaylock_said "received pw check request" && never_armed && [ -n "$SWAYLOCK_PID" ] && kill -0 "$SWAYLOCK_PID"'
+    local t0
+    t0=$(now_ms)
+    wl_key Return
+    wait_socket "$SOCK" 5
+    SL_ARM_MS=$(($(now_ms) - t0))
+    sl_said
+    check "swaylock: Enter on the empty field -> the sensor armed (${SL_ARM_MS} ms), its ring says 'verifying'" \
+        eval 'armed && [ "$(swaylock_ring)" = verifying ] && [ "$(sl_failures)" = 0 ]'
+    wl_shot "$W/swaylock-verifying.png"
+    t0=$(now_ms)
+    python3 "$E2E/vsensor.py" "$SOCK" "$FINGER" > /dev/null
+    wait_swaylock_exit 5; RC=$?
+    SL_TOUCH_MS=$(($(now_ms) - t0))
+    sl_said
+    check "...the user's finger -> unlocked (swaylock exits 0, ${SL_TOUCH_MS} ms after the touch)" test "$RC" = 0
+    swaylock_stop
+    # The screenshot for docs/ (swaylock's 'verifying' ring), as i3lock's.
+    [ -s "$W/swaylock-verifying.png" ] && keep_png "$W/swaylock-verifying.png" "${TOUCHAUTH_SCREENSHOTS:-$T}/swaylock-verifying.png"
+    check "the screenshot of swaylock-verifying was taken" test -s "${TOUCHAUTH_SCREENSHOTS:-$T}/swaylock-verifying.png"
+}
+case_ "swaylock: a touch before Enter, Enter, the finger" swaylock_finger
 
-fresh_state
-sl_start
-wl_key Return
-wait_socket "$SOCK" 5
-python3 "$E2E/vsensor.py" "$SOCK" "$ELSE" "$ELSE" "$ELSE" > /dev/null
-wait_ring wrong 10
-sl_said
-check "swaylock: Enter, then someone else's finger three times -> PAM fails, its ring says 'wrong', still locked" \
-    eval '[ "$(sl_failures)" = 1 ] && [ "$(swaylock_ring)" = wrong ] && kill -0 "$SWAYLOCK_PID"'
-check "...three strikes on disk" test "$(strikes)" = 3
-wl_enter "$TPASS"
-wait_swaylock_exit 5; RC=$?
-sl_said
-check "...then the typed password unlocks" test "$RC" = 0
-swaylock_stop
+swaylock_else() {
+    sl_case
+    fresh_state
+    sl_start
+    wl_key Return
+    wait_socket "$SOCK" 5
+    python3 "$E2E/vsensor.py" "$SOCK" "$ELSE" "$ELSE" "$ELSE" > /dev/null
+    wait_ring wrong 10
+    sl_said
+    check "swaylock: Enter, then someone else's finger three times -> PAM fails, its ring says 'wrong', still locked" \
+        eval '[ "$(sl_failures)" = 1 ] && [ "$(swaylock_ring)" = wrong ] && kill -0 "$SWAYLOCK_PID"'
+    check "...three strikes on disk" test "$(strikes)" = 3
+    wl_enter "$TPASS"
+    wait_swaylock_exit 5; RC=$?
+    sl_said
+    check "...then the typed password unlocks" test "$RC" = 0
+    swaylock_stop
+}
+case_ "swaylock: someone else's finger, then the password" swaylock_else
 
 # sl_typed WHAT: swaylock up, the password typed with Enter in one wtype call; unlocked at
 # once, the sensor never armed (TYPED_MS: from the typing to swaylock's exit).
@@ -569,9 +665,15 @@ sl_typed() {
     check "$1 (${TYPED_MS} ms)" eval '[ "$RC" = 0 ] && never_armed'
     swaylock_stop
 }
-typed_both_ways swaylock sl_typed swaylock
-SL_WITH=$WITH SL_WITHOUT=$WITHOUT
-echo "#   swaylock, typed password -> unlocked (ms): with touchauth$SL_WITH; without$SL_WITHOUT"
+swaylock_typed_both() {
+    sl_case
+    typed_both_ways swaylock sl_typed swaylock
+    SL_WITH=$WITH SL_WITHOUT=$WITHOUT
+    echo "#   swaylock, typed password -> unlocked (ms): with touchauth$SL_WITH; without$SL_WITHOUT"
+}
+# (its check names: "swaylock, setuid helper: the typed password unlocks, round N" and
+# "(control) swaylock without touchauth in its stack: the typed password unlocks, round N")
+case_ "swaylock, setuid helper: the typed password unlocks, with and without touchauth in its stack" swaylock_typed_both
 
 # sl_fails_then_password WHAT CONDITION: Enter on the empty field fails at once (the ring turns
 # 'wrong', one failure, CONDITION holds), then the typed password unlocks: two checks.
@@ -590,20 +692,29 @@ sl_fails_then_password() {
     check "...the typed password unlocks" test "$RC" = 0
     swaylock_stop
 }
-set_state 5 "$(date +%s)"
-sl_fails_then_password "swaylock, a locked-out user: Enter on the empty field fails at once, no sensor" never_armed
-conf "$PLAIN"
-fresh_state
-rm -f "$W/u/plain.started"
-sl_fails_then_password "swaylock, no setuid helper: Enter on the empty field fails at once, the sensor never armed, no helper started" \
-    'never_armed && ! plain_started'
-conf "$SUID"
+swaylock_locked_out() {
+    sl_case
+    set_state 5 "$(date +%s)"
+    sl_fails_then_password "swaylock, a locked-out user: Enter on the empty field fails at once, no sensor" never_armed
+}
+case_ "swaylock: a locked-out user" swaylock_locked_out
+swaylock_plain() {
+    sl_case
+    conf "$PLAIN"
+    fresh_state
+    rm -f "$W/u/plain.started"
+    sl_fails_then_password "swaylock, no setuid helper: Enter on the empty field fails at once, the sensor never armed, no helper started" \
+        'never_armed && ! plain_started'
+    conf "$SUID"
+}
+case_ "swaylock: no setuid helper" swaylock_plain
 sway_stop
 
 echo "# xsecurelock (its auth dialog shows PAM's messages; PAM service 'xsecurelock' here)"
-XS_ENV=(XSECURELOCK_PAM_SERVICE=xsecurelock)
-OCR_MODES=("-negate")           # white text on black
 XS_AREA=1024x240+0+264          # the band where its dialog writes
+# xs_case [ENV...]: an xsecurelock case's start (x_case; its OCR: white text on black); XS_ENV:
+# XSECURELOCK_PAM_SERVICE=xsecurelock and the ENV given.
+xs_case() { x_case; OCR_MODES=("-negate"); XS_ENV=(XSECURELOCK_PAM_SERVICE=xsecurelock "$@"); }
 # xs_start: waits until it has grabbed the screen (its saver runs), then a key (Ctrl)
 # wakes its auth dialog, which runs PAM (authproto_pam).
 xs_start() {
@@ -619,107 +730,124 @@ xs_start() {
 }
 # xsecurelock 1.5.1 sets PAM_RHOST "localhost" (a convention for local logins) unless
 # XSECURELOCK_NO_PAM_RHOST=1; the module counts any PAM_RHOST as a network login (docs/POLICY.md#a-network-login-is-never-offered-it).
-fresh_state
-xs_start
-wait_screen "Password:" 6 "$XS_AREA"
-OUT="screen: $SCREEN"
-check "xsecurelock as shipped (PAM_RHOST=localhost): its password prompt at once" seen "Password:"
-check "...no fingerprint prompt" unseen "finger"
-check "...the sensor was never armed (a network login for the module)" never_armed
-x_type_password
-OUT=$(cat "$W/locker.out")
-check "...the password -> unlocked" locker_done 5
-locker_stop
+xs_shipped() {
+    xs_case
+    fresh_state
+    xs_start
+    wait_screen "Password:" 6 "$XS_AREA"
+    OUT="screen: $SCREEN"
+    check "xsecurelock as shipped (PAM_RHOST=localhost): its password prompt at once" seen "Password:"
+    check "...no fingerprint prompt" unseen "finger"
+    check "...the sensor was never armed (a network login for the module)" never_armed
+    x_type_password
+    OUT=$(cat "$W/locker.out")
+    check "...the password -> unlocked" locker_done 5
+    locker_stop
+}
+case_ "xsecurelock as shipped (PAM_RHOST=localhost)" xs_shipped
 
-XS_ENV+=(XSECURELOCK_NO_PAM_RHOST=1)
-fresh_state
-xs_start
-# The prompt's lines are sent once the sensor is open; xsecurelock shows each for a second (or
-# until a key), the last one stays. The screen is read for 3 s.
-wait_socket "$SOCK" 5
-check "xsecurelock with XSECURELOCK_NO_PAM_RHOST=1: the sensor is armed" armed
-ALL="" deadline=$(($(now_ms) + 3000))
-while [ "$(now_ms)" -lt "$deadline" ]; do
-    read_screen "$XS_AREA"
-    ALL+="$SCREEN"$'\n'
-    seen "$PROMPT" && [ ! -s "$W/locker-prompt.png" ] && cp "$SHOT" "$W/locker-prompt.png"
-done
-LAST=$SCREEN
-SCREEN=$ALL
-OUT="screens: $ALL"
-check "...our prompt on the lock screen" seen "$PROMPT"
-check "...and the hint '[Enter Password] after $TIMEOUT s'" seen "Password] after ${TIMEOUT}s"
-SCREEN=$LAST
-OUT="last screen: $LAST"
-# xsecurelock shows each message for a second and keeps the last (pam/clients.c): the helper
-# sends one line with both ways in, so what stays while the sensor waits says what to do with
-# the finger and when the password comes (before issue 22: the prompt alone, the hint gone).
-check "...what stays on the screen says both ways in: the prompt and the hint" \
-    eval 'seen "$PROMPT" && seen "Password] after"'
-HPID=$(descendant_named "$LOCKER" touchauth)
-helper_status "$HPID"
-check "...its helper is the setuid one: Uid $TUID 0 0 0" uid_line "$TUID" 0 0 0
-python3 "$E2E/vsensor.py" "$SOCK" "$FINGER" > /dev/null
-OUT=$(cat "$W/locker.out")
-check "xsecurelock: the user's finger -> unlocked (exits 0)" locker_done 3
-locker_stop
+xs_finger() {
+    xs_case XSECURELOCK_NO_PAM_RHOST=1
+    fresh_state
+    rm -f "$W/locker-prompt.png"
+    xs_start
+    # The prompt's lines are sent once the sensor is open; xsecurelock shows each for a second (or
+    # until a key), the last one stays. The screen is read for 3 s.
+    wait_socket "$SOCK" 5
+    check "xsecurelock with XSECURELOCK_NO_PAM_RHOST=1: the sensor is armed" armed
+    local all="" last deadline=$(($(now_ms) + 3000))
+    while [ "$(now_ms)" -lt "$deadline" ]; do
+        read_screen "$XS_AREA"
+        all+="$SCREEN"$'\n'
+        seen "$PROMPT" && [ ! -s "$W/locker-prompt.png" ] && cp "$SHOT" "$W/locker-prompt.png"
+    done
+    last=$SCREEN
+    SCREEN=$all
+    OUT="screens: $all"
+    check "...our prompt on the lock screen" seen "$PROMPT"
+    check "...and the hint '[Enter Password] after $TIMEOUT s'" seen "Password] after ${TIMEOUT}s"
+    SCREEN=$last
+    OUT="last screen: $last"
+    # xsecurelock shows each message for a second and keeps the last (pam/clients.c): the helper
+    # sends one line with both ways in, so what stays while the sensor waits says what to do with
+    # the finger and when the password comes (before issue 22: the prompt alone, the hint gone).
+    check "...what stays on the screen says both ways in: the prompt and the hint" \
+        eval 'seen "$PROMPT" && seen "Password] after"'
+    HPID=$(descendant_named "$LOCKER" touchauth)
+    helper_status "$HPID"
+    check "...its helper is the setuid one: Uid $TUID 0 0 0" uid_line "$TUID" 0 0 0
+    python3 "$E2E/vsensor.py" "$SOCK" "$FINGER" > /dev/null
+    OUT=$(cat "$W/locker.out")
+    check "xsecurelock: the user's finger -> unlocked (exits 0)" locker_done 3
+    locker_stop
+    # The screenshot for docs/ (xsecurelock with our prompt): into $T, or with
+    # TOUCHAUTH_SCREENSHOTS=DIR (e.g. docs, to renew docs/locker-prompt.png) there; a test run
+    # never writes into the checkout by itself.
+    local kept="${TOUCHAUTH_SCREENSHOTS:-$T}/locker-prompt.png"
+    [ -s "$W/locker-prompt.png" ] && keep_png "$W/locker-prompt.png" "$kept"
+    check "the screenshot was taken, under 100 KB" \
+        test -s "$kept" -a "$(stat -c %s "$kept" 2>/dev/null || echo 0)" -lt 100000
+}
+case_ "xsecurelock with XSECURELOCK_NO_PAM_RHOST=1: the finger" xs_finger
 
-fresh_state
-xs_start
-wait_socket "$SOCK" 5
-python3 "$E2E/vsensor.py" "$SOCK" "$ELSE" "$ELSE" "$ELSE" > /dev/null
-wait_screen "Password:" 8 "$XS_AREA"
-OUT="screen: $SCREEN"
-check "xsecurelock: someone else's finger three times -> its password prompt" seen "Password:"
-check "...still locked" locker_running
-check "...three strikes recorded" test "$(strikes)" = 3
-x_type_password
-OUT=$(cat "$W/locker.out")
-check "...the password -> unlocked" locker_done 5
-locker_stop
+xs_else() {
+    xs_case XSECURELOCK_NO_PAM_RHOST=1
+    fresh_state
+    xs_start
+    wait_socket "$SOCK" 5
+    python3 "$E2E/vsensor.py" "$SOCK" "$ELSE" "$ELSE" "$ELSE" > /dev/null
+    wait_screen "Password:" 8 "$XS_AREA"
+    OUT="screen: $SCREEN"
+    check "xsecurelock: someone else's finger three times -> its password prompt" seen "Password:"
+    check "...still locked" locker_running
+    check "...three strikes recorded" test "$(strikes)" = 3
+    x_type_password
+    OUT=$(cat "$W/locker.out")
+    check "...the password -> unlocked" locker_done 5
+    locker_stop
+}
+case_ "xsecurelock: someone else's finger, then the password" xs_else
 
-fresh_state
-xs_start
-wait_socket "$SOCK" 5
-t0=$(now_ms)
-wait_screen "Password:" $((TIMEOUT + 6)) "$XS_AREA"
-XS_TO_MS=$(($(now_ms) - t0))
-OUT="screen after ${XS_TO_MS} ms: $SCREEN"
-check "xsecurelock: no finger -> its password prompt after the timeout (${XS_TO_MS} ms)" \
-    eval 'seen "Password:"'
-x_type_password
-OUT=$(cat "$W/locker.out")
-check "...the password -> unlocked" locker_done 5
-locker_stop
+xs_timeout() {
+    xs_case XSECURELOCK_NO_PAM_RHOST=1
+    fresh_state
+    xs_start
+    wait_socket "$SOCK" 5
+    local t0
+    t0=$(now_ms)
+    wait_screen "Password:" $((TIMEOUT + 6)) "$XS_AREA"
+    XS_TO_MS=$(($(now_ms) - t0))
+    OUT="screen after ${XS_TO_MS} ms: $SCREEN"
+    check "xsecurelock: no finger -> its password prompt after the timeout (${XS_TO_MS} ms)" \
+        eval 'seen "Password:"'
+    x_type_password
+    OUT=$(cat "$W/locker.out")
+    check "...the password -> unlocked" locker_done 5
+    locker_stop
+}
+case_ "xsecurelock: no finger, the timeout, then the password" xs_timeout
 
-conf "$PLAIN"
-fresh_state
-xs_start
-t0=$(now_ms)
-wait_screen "Password:" 6 "$XS_AREA"
-XS_PLAIN_MS=$(($(now_ms) - t0))
-OUT="screen after ${XS_PLAIN_MS} ms: $SCREEN"
-check "xsecurelock, no setuid helper: its password prompt at once (${XS_PLAIN_MS} ms incl. the screenshot and OCR)" \
-    eval 'seen "Password:"'
-check "...no fingerprint prompt" unseen "finger"
-check "...the sensor was never armed" never_armed
-x_type_password
-OUT=$(cat "$W/locker.out")
-check "...the password -> unlocked" locker_done 5
-locker_stop
-conf "$SUID"
-
-# The screenshot for the README: xsecurelock with our prompt.
-# The screenshot for docs/ (xsecurelock with our prompt): into $T, or with TOUCHAUTH_SCREENSHOTS=DIR (e.g. docs, to renew
-# docs/locker-prompt.png) there; a test run never writes into the checkout by itself.
-for f in i3lock-verifying swaylock-verifying; do
-    [ -s "$W/$f.png" ] && keep_png "$W/$f.png" "${TOUCHAUTH_SCREENSHOTS:-$T}/$f.png"
-    check "the screenshot of $f was taken" test -s "${TOUCHAUTH_SCREENSHOTS:-$T}/$f.png"
-done
-KEPT="${TOUCHAUTH_SCREENSHOTS:-$T}/locker-prompt.png"
-[ -s "$W/locker-prompt.png" ] && keep_png "$W/locker-prompt.png" "$KEPT"
-check "the screenshot was taken, under 100 KB" \
-    test -s "$KEPT" -a "$(stat -c %s "$KEPT" 2>/dev/null || echo 0)" -lt 100000
+xs_plain() {
+    xs_case XSECURELOCK_NO_PAM_RHOST=1
+    conf "$PLAIN"
+    fresh_state
+    xs_start
+    local t0
+    t0=$(now_ms)
+    wait_screen "Password:" 6 "$XS_AREA"
+    XS_PLAIN_MS=$(($(now_ms) - t0))
+    OUT="screen after ${XS_PLAIN_MS} ms: $SCREEN"
+    check "xsecurelock, no setuid helper: its password prompt at once (${XS_PLAIN_MS} ms incl. the screenshot and OCR)" \
+        eval 'seen "Password:"'
+    check "...no fingerprint prompt" unseen "finger"
+    check "...the sensor was never armed" never_armed
+    x_type_password
+    OUT=$(cat "$W/locker.out")
+    check "...the password -> unlocked" locker_done 5
+    locker_stop
+    conf "$SUID"
+}
+case_ "xsecurelock: no setuid helper" xs_plain
 
 XPID_WAS=$XPID
 cleanup
@@ -727,17 +855,20 @@ NSPID="" XPID=""
 check "(cleanup) no cgroup directory of ours left" sh -c "! ls -d $OURS 2>/dev/null | grep -q ."
 no_leftovers() {
     local n p
+    # (a locker's own children, swaylock's PAM process, end a moment after it: 5 s at most each)
     for n in i3lock swaylock sway xsecurelock vlock-main auth_x11 authproto_pam; do
-        pgrep -u "$TUSER" -x "$n" > /dev/null && { OUT="left: $n"; return 1; }
+        for p in $(pgrep -u "$TUSER" -x "$n"); do
+            wait_gone "$p" 5 || { OUT="left: $n"$'\n'"$(ps -o pid,ppid,stat,etimes,args -u "$TUSER")"; return 1; }
+        done
     done
     for p in $(in_ns_pids); do  # (a zombie is gone: this VM's init does not reap)
         gone "$p" || { OUT="left in the namespace: $p $(cat "/proc/$p/comm" 2>/dev/null)"; return 1; }
     done
-    ! tmux -S "$TMUX_SOCK" ls > /dev/null 2>&1 && ! kill -0 "$XPID_WAS" 2>/dev/null
+    ! tmux -S "$TMUX_SOCK" ls > /dev/null 2>&1 && { [ -z "$XPID_WAS" ] || ! kill -0 "$XPID_WAS" 2>/dev/null; }
 }
 check "(cleanup) no locker, Xvfb or tmux of ours left" no_leftovers
-echo "# measured: vlock Enter -> Password: ${ENTER_MS} ms; no setuid helper: vlock ${PLAIN_MS} ms, i3lock's empty Enter ${I3_PLAIN_MS} ms"
-echo "# measured: swaylock empty Enter -> armed ${SL_ARM_MS} ms, touch -> unlocked ${SL_TOUCH_MS} ms; typed password -> unlocked with touchauth$SL_WITH, without$SL_WITHOUT ms"
-echo "# measured: i3lock empty Enter -> armed ${ARM_MS} ms, touch -> unlocked ${TOUCH_MS} ms; typed password -> unlocked with touchauth$I3_WITH, without$I3_WITHOUT ms"
+echo "# measured: vlock Enter -> Password: ${ENTER_MS:-} ms; no setuid helper: vlock ${PLAIN_MS:-} ms, i3lock's empty Enter ${I3_PLAIN_MS:-} ms"
+echo "# measured: swaylock empty Enter -> armed ${SL_ARM_MS:-} ms, touch -> unlocked ${SL_TOUCH_MS:-} ms; typed password -> unlocked with touchauth${SL_WITH:-}, without${SL_WITHOUT:-} ms"
+echo "# measured: i3lock empty Enter -> armed ${ARM_MS:-} ms, touch -> unlocked ${TOUCH_MS:-} ms; typed password -> unlocked with touchauth${I3_WITH:-}, without${I3_WITHOUT:-} ms"
 echo "# run time $(($(date +%s) - STARTED)) s"
 summary
