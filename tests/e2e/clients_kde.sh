@@ -63,8 +63,7 @@ write_config "$CONF" "helper=$SUID" "state_dir=$T/state" "timeout=$TIMEOUT" "pas
 enroll_two_users
 mount --bind "$W/etc-security" /etc/security
 cat "$CONF" > /etc/security/touchauth.conf
-fresh_state() { rm -f "$T/state/$TUID" "$T/state/$TUID.locked"; }
-strikes() { sed -n 's/^strikes //p' "$T/state/$TUID" 2>/dev/null || echo 0; }
+# (fresh_state, strikes: tests/e2e/kit/state.sh, on $STATE = $T/state)
 
 # /etc/pam.d: a copy; kde-fingerprint as examples/pam.d gives it (the module's path as installed
 # here), kde as Debian ships it (it includes common-auth: the profile is off at first).
@@ -80,17 +79,12 @@ check "(setup) the namespace sees our kde-fingerprint and config; the finger pro
     sh -c "grep -q '$MODULE' /etc/pam.d/kde-fingerprint && grep -q '$SUID' /etc/security/touchauth.conf &&
         ! grep -v authsucc /etc/pam.d/common-auth | grep -q pam_touchauth"
 
-# The fake logind (TESTING.md, as clients_lockers.sh): seat0 with session $SID, the test user's
-# local x11 session on our display, active.
+# The fake logind (tests/e2e/kit/logind.sh, in $W: the greeter, as the user, reads it): seat0
+# with session $SID, the test user's local x11 session on our display, active, in front.
 XN=$(free_display "${TOUCHAUTH_KDE_DISPLAY:-73}")
 SID=73                          # (not 37: clients_lockers.sh may run at the same time)
 SCOPE="$CG/user.slice/user-$TUID.slice/session-$SID.scope"
-mkdir -p "$W/rs/seats" "$W/rs/sessions" "$W/rs/users" "$W/rs/system"
-printf 'IS_SEAT0=1\nCAN_MULTI_SESSION=1\nCAN_TTY=1\nCAN_GRAPHICAL=1\nACTIVE=%s\nACTIVE_UID=%s\nSESSIONS=%s\n' "$SID" "$TUID" "$SID" > "$W/rs/seats/seat0"
-printf 'UID=%s\nUSER=%s\nACTIVE=1\nSTATE=active\nREMOTE=0\nTYPE=x11\nCLASS=user\nSCOPE=session-%s.scope\nSEAT=seat0\nDISPLAY=:%s\n' \
-    "$TUID" "$TUSER" "$SID" "$XN" > "$W/rs/sessions/$SID"
-printf 'NAME=%s\nSTATE=active\nSESSIONS=%s\nDISPLAY=%s\n' "$TUSER" "$SID" "$SID" > "$W/rs/users/$TUID"
-chmod -R a+rX "$W/rs"
+LOGIND="$W/rs" logind_front "$SID" "$TUID" TYPE=x11 DISPLAY=":$XN"
 mount --bind "$W/rs" /run/systemd
 # Where Plasma 6 runs its polkit agent: the user manager (plasma-polkit-agent.service).
 USVC="$CG/user.slice/user-$TUID.slice/user@$TUID.service/app.slice/plasma-polkit-agent.service"
