@@ -43,85 +43,104 @@ RUN="doas touch $W/u/ran"
 # password_at_doas: once doas asks for its password, type it; then the case's end.
 password_at_doas() {
     wait_for doas "$DOAS_PW"
-    tm send-keys -t t:doas -l "$TPASS"
-    tm send-keys -t t:doas Enter
+    type_line doas "$TPASS"
     finish doas
 }
+# (set_state, fresh_state, never_armed: tests/e2e/kit/state.sh, in the helper's state dir)
+STATE="$S/state" TUID=$(id -u "$TUSER")
 
-echo "# doas: the enrolled finger"
-start doas "$RUN"
-wait_for doas "$HINT"
-check "(control) the helper runs under doas while the prompt is up" helper_alive doas
-check "the prompt and the hint reach the terminal (doas relays PAM_TEXT_INFO)" eval 'OUT=$(screen doas); has "$PROMPT" && has "$HINT"'
-check "the prompt names what the touch approves (from doas's argv)" has "doas wants to run as root: touch $W/u/ran"
-python3 "$E2E/vsensor.py" "$SOCK" "SCAN tu-right-index" > /dev/null
-finish doas
-check "finger -> the command ran, status 0" eval 'ran && rc_is 0'
-check "finger -> no password asked" lacks "$DOAS_PW"
-check "finger -> stty -g identical" stty_same
-check "finger -> no helper left" no_helper_left doas
+doas_finger() {
+    fresh_state
+    start doas "$RUN"
+    wait_for doas "$HINT"
+    check "(control) the helper runs under doas while the prompt is up" helper_alive doas
+    check "the prompt and the hint reach the terminal (doas relays PAM_TEXT_INFO)" eval 'OUT=$(screen doas); has "$PROMPT" && has "$HINT"'
+    check "the prompt names what the touch approves (from doas's argv)" has "doas wants to run as root: touch $W/u/ran"
+    python3 "$E2E/vsensor.py" "$SOCK" "SCAN tu-right-index" > /dev/null
+    finish doas
+    check "finger -> the command ran, status 0" eval 'ran && rc_is 0'
+    check "finger -> no password asked" lacks "$DOAS_PW"
+    check "finger -> stty -g identical" stty_same
+    check "finger -> no helper left" no_helper_left doas
+}
+case_ "doas: the enrolled finger" doas_finger
 
-echo "# doas: Enter, then doas's own password prompt"
-start doas "$RUN"
-wait_for doas "$PROMPT"
-tm send-keys -t t:doas Enter
-wait_for doas "$DOAS_PW"
-check "Enter -> the sensor is released before doas asks (no helper left)" no_helper_left doas
-tm send-keys -t t:doas -l "$TPASS"
-tm send-keys -t t:doas Enter
-finish doas
-check "Enter, then the password -> the command ran" eval 'ran && rc_is 0'
-check "Enter -> stty -g identical" stty_same
+doas_enter() {
+    fresh_state
+    start doas "$RUN"
+    wait_for doas "$PROMPT"
+    tm send-keys -t t:doas Enter
+    wait_for doas "$DOAS_PW"
+    check "Enter -> the sensor is released before doas asks (no helper left)" no_helper_left doas
+    type_line doas "$TPASS"
+    finish doas
+    check "Enter, then the password -> the command ran" eval 'ran && rc_is 0'
+    check "Enter -> stty -g identical" stty_same
+}
+case_ "doas: Enter, then doas's own password prompt" doas_enter
 
-echo "# doas: the password typed at the fingerprint prompt"
-start doas "$RUN"
-wait_for doas "$PROMPT"
-tm send-keys -t t:doas -l "$TPASS"
-tm send-keys -t t:doas Enter
-finish doas
-check "typed at the prompt -> the command ran (pam_unix try_first_pass took it)" eval 'ran && rc_is 0'
-check "typed at the prompt -> doas did not ask again" lacks "$DOAS_PW"
-check "typed at the prompt -> not echoed" lacks "$TPASS"
-check "typed at the prompt -> stty -g identical" stty_same
+doas_typed() {
+    fresh_state
+    start doas "$RUN"
+    wait_for doas "$PROMPT"
+    type_line doas "$TPASS"
+    finish doas
+    check "typed at the prompt -> the command ran (pam_unix try_first_pass took it)" eval 'ran && rc_is 0'
+    check "typed at the prompt -> doas did not ask again" lacks "$DOAS_PW"
+    check "typed at the prompt -> not echoed" lacks "$TPASS"
+    check "typed at the prompt -> stty -g identical" stty_same
+}
+case_ "doas: the password typed at the fingerprint prompt" doas_typed
 
-echo "# doas: Ctrl-C at the fingerprint prompt"
 # At doas's own prompt Ctrl-C is SIGINT to the foreground group (readpassphrase leaves ISIG on):
 # doas dies of it. At ours it is a byte; doas leaves SIGINT at its default, so the module gives
 # it back once the terminal is restored (pam_touchauth.c, give_back_interrupt): doas dies of
 # SIGINT, status 130, as there.
-start doas "$RUN"
-wait_for doas "$PROMPT"
-tm send-keys -t t:doas C-c
-finish doas
-check "Ctrl-C -> the command did not run, doas ended by SIGINT (status 130)" eval '! ran && rc_is 130'
-check "Ctrl-C -> no password prompt" lacks "$DOAS_PW"
-check "Ctrl-C -> stty -g identical" stty_same
-check "Ctrl-C -> no helper left" no_helper_left doas
+doas_ctrl_c() {
+    fresh_state
+    start doas "$RUN"
+    wait_for doas "$PROMPT"
+    tm send-keys -t t:doas C-c
+    finish doas
+    check "Ctrl-C -> the command did not run, doas ended by SIGINT (status 130)" eval '! ran && rc_is 130'
+    check "Ctrl-C -> no password prompt" lacks "$DOAS_PW"
+    check "Ctrl-C -> stty -g identical" stty_same
+    check "Ctrl-C -> no helper left" no_helper_left doas
+}
+case_ "doas: Ctrl-C at the fingerprint prompt" doas_ctrl_c
 
-echo "# doas: three wrong fingers, then the password"
-start doas "$RUN"
-wait_for doas "$PROMPT"
-python3 "$E2E/vsensor.py" "$SOCK" "SCAN someone-else" "SCAN someone-else" "SCAN someone-else" > /dev/null
-password_at_doas
-check "3 wrong -> 'try again' twice, then doas's password prompt" \
-    eval 'test "$(count_of "Not recognized, try again")" -eq 2 && has "$DOAS_PW"'
-check "...and the password runs the command" eval 'ran && rc_is 0'
+doas_wrong() {
+    fresh_state
+    start doas "$RUN"
+    wait_for doas "$PROMPT"
+    python3 "$E2E/vsensor.py" "$SOCK" "SCAN someone-else" "SCAN someone-else" "SCAN someone-else" > /dev/null
+    password_at_doas
+    check "3 wrong -> 'try again' twice, then doas's password prompt" \
+        eval 'test "$(count_of "Not recognized, try again")" -eq 2 && has "$DOAS_PW"'
+    check "...and the password runs the command" eval 'ran && rc_is 0'
+    fresh_state
+}
+case_ "doas: three wrong fingers, then the password" doas_wrong
 
-echo "# doas: a locked user gets the password at once, the sensor never opened"
-UID_T=$(id -u "$TUSER")
-printf 'touchauth-state 1\nstrikes 5\nlocked_at %s\npassword_at -\npassword_boot_id -\nprints_hash -\n' "$(date +%s)" > "$S/state/$UID_T"
-chmod 0600 "$S/state/$UID_T"
-start doas "$RUN"
-password_at_doas
-check "locked -> our line says why, then doas's password prompt" \
-    eval 'has "Too many failed attempts. Enter your password to use your fingerprint again." && has "$DOAS_PW"'
-check "locked -> the sensor was never armed" sensor_never_armed
-check "locked -> the password runs the command" eval 'ran && rc_is 0'
+doas_locked() {
+    set_state 5 "$(date +%s)" - - -   # five strikes, locked now
+    start doas "$RUN"
+    password_at_doas
+    check "locked -> our line says why, then doas's password prompt" \
+        eval 'has "Too many failed attempts. Enter your password to use your fingerprint again." && has "$DOAS_PW"'
+    check "locked -> the sensor was never armed" never_armed
+    check "locked -> the password runs the command" eval 'ran && rc_is 0'
+    fresh_state   # (not locked for what follows)
+}
+case_ "doas: a locked user gets the password at once, the sensor never opened" doas_locked
 
-echo "# doas with no terminal (setsid, stdin /dev/null): nobody can answer, no sensor"
-rm -f "$W/u/reached" "$S/state/$UID_T"  # not locked (the case above locked the user)
-start doas "setsid -w doas touch $W/u/ran < /dev/null > /dev/null 2>&1"
-finish doas
-check "(control) doas entered pam_authenticate" test -e "$W/u/reached"
-check "no terminal -> the sensor was never armed, nothing ran" eval 'sensor_never_armed && ! ran && ! rc_is 0'
+doas_no_terminal() {
+    fresh_state
+    rm -f "$W/u/reached"
+    start doas "setsid -w doas touch $W/u/ran < /dev/null > /dev/null 2>&1"
+    finish doas
+    check "(control) doas entered pam_authenticate" test -e "$W/u/reached"
+    check "no terminal -> the sensor was never armed, nothing ran" eval 'never_armed && ! ran && ! rc_is 0'
+}
+case_ "doas with no terminal (setsid, stdin /dev/null): nobody can answer, no sensor" doas_no_terminal
 summary

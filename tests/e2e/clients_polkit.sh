@@ -94,25 +94,12 @@ EOF
 chmod 0644 "$T/rules/00-touchauth-e2e.rules"
 
 # --- the fake logind (tests/e2e/kit/logind.sh) ----------------------------------------------
-# $T/rs is /run/systemd in the namespace; its files are rewritten between cases (sd-login reads
-# them at each call: polkitd and the module see the new state at once). logind_none: this VM
-# (no logind: no system/, no seat0, no session).
+# $T/rs is /run/systemd in the namespace; each case writes the state it needs there (sd-login
+# reads it at each call: polkitd and the module see the new state at once): logind_none (this
+# VM: no logind), logind_front 7 "$TUID" TYPE=... (the user's local active session 7, in front on
+# seat0), or a remote session 9 without a seat (logind_session, seat0 with no active session).
 LOGIND="$T/rs"
 logind_none
-# logind ID KEY=VALUE...: logind runs, and $TUSER has session ID, a local active x11 session on
-# seat0 unless overridden (SEAT= leaves the seat out: then seat0 has no active session).
-logind() {
-    local id=$1 a; shift
-    local -A kv=([ACTIVE]=1 [SEAT]=seat0 [TYPE]=x11 [REMOTE]=0)
-    for a in "$@"; do kv[${a%%=*}]=${a#*=}; done
-    local active="" display=""
-    [ -n "${kv[SEAT]}" ] && [ "${kv[ACTIVE]}" = 1 ] && active=$id
-    case ${kv[TYPE]} in x11|wayland) [ "${kv[REMOTE]}" = 0 ] && display=$id ;; esac
-    logind_none
-    logind_session "$id" "$TUID" TYPE=x11 "$@"
-    logind_seat0 "$active" "${active:+$TUID}" "$active"
-    logind_user "$TUID" "$id" "$display"
-}
 SLICE="$CG/user.slice/user-$TUID.slice"
 scope() { echo "$SLICE/session-$1.scope"; }
 # Where GNOME runs gnome-shell (its polkit agent) and KDE plasma-polkit-agent: the user manager.
@@ -157,7 +144,6 @@ cleanup() {
     return 0
 }
 trap 'cleanup; rm -rf "$W" "$T"' EXIT
-trap 'exit 130' INT; trap 'exit 143' TERM; trap 'exit 129' HUP   # the EXIT trap runs then too
 
 mkdir -m 0755 "$T/dev"
 : > "$T/syslog"
@@ -370,239 +356,358 @@ tty_offered() {  # (the fixed module only) the text agent shows the prompt; the 
     say_screen
 }
 
+# in_session7 TYPE: the case's start where the user sits at local active session 7 of TYPE: the
+# fake logind says so, pkexec's pane is in the session's scope, and no agent of an earlier case.
+in_session7() {
+    agent_stop
+    logind_front 7 "$TUID" TYPE="$1"
+    pane_into "$(scope 7)"
+}
+# x11_agent: in_session7 x11, and the dialog's agent inside the session (section 1's layout).
+x11_agent() {
+    in_session7 x11
+    agent_start "$(scope 7)" --session 7
+}
+
 # =============================================================================================
 echo "# 1. a local active X11 session, the agent inside it (no terminal: a desktop's dialog)"
-logind 7 TYPE=x11
-pane_into "$(scope 7)"
-agent_start "$(scope 7)" --session 7
-OUT=$(dialog; cat "$W/agent.err")
-check "(setup) the agent registered for session 7" dialog_has registered
-start "$PKEXEC"
-gui_offered "x11 session, agent in it"
-check "(setup) ...polkitd saw a local active session" polkitd_said "subject is in session 7 (local=1 active=1)"
-check "(setup) ...and asked our agent (the rule's AUTH_SELF)" polkitd_said "challenge (implicit_authorization = auth_self)"
-check "...the dialog showed the hint with the timeout" dialog_has "info [Enter Password] after 8 s"
-check "...the dialog completed, authorized" dialog_has "completed 1"
-check "...the audit line: success" logged "user $TUSER, service polkit-1: success, strikes 0"
-check "...polkitd: authenticated as the user, one shot" \
-    polkitd_said "successfully authenticated as unix-user:$TUSER to gain ONE-SHOT authorization"
-check "...no helper left" no_helper_left
+x11_finger() {
+    conf
+    fresh_state
+    x11_agent
+    OUT=$(dialog; cat "$W/agent.err")
+    check "(setup) the agent registered for session 7" dialog_has registered
+    start "$PKEXEC"
+    gui_offered "x11 session, agent in it"
+    check "(setup) ...polkitd saw a local active session" polkitd_said "subject is in session 7 (local=1 active=1)"
+    check "(setup) ...and asked our agent (the rule's AUTH_SELF)" polkitd_said "challenge (implicit_authorization = auth_self)"
+    check "...the dialog showed the hint with the timeout" dialog_has "info [Enter Password] after 8 s"
+    check "...the dialog completed, authorized" dialog_has "completed 1"
+    check "...the audit line: success" logged "user $TUSER, service polkit-1: success, strikes 0"
+    check "...polkitd: authenticated as the user, one shot" \
+        polkitd_said "successfully authenticated as unix-user:$TUSER to gain ONE-SHOT authorization"
+    check "...no helper left" no_helper_left
+}
+case_ "1. x11 session, agent in it: the finger" x11_finger
 
 echo "# 2. the same session, the password: after the timeout (a dialog has no Enter), or 3 wrong fingers"
-conf "timeout=2"
-start "$PKEXEC"
-wait_dialog "request Password:" 15
-view
-check "no finger -> the prompt, then 'Fingerprint timed out', then the password field" \
-    eval 'dialog_has "info $PROMPT" && dialog_has "error Fingerprint timed out" && dialog_has "request Password: "'
-check "no finger -> the hint names the timeout" dialog_has "info [Enter Password] after 2 s"
-check "no finger -> the sensor was armed" armed
-say_dialog
-press "password $TPASS"
-finish
-check "no finger, then the password -> pkexec ran id -u as root" ran_as_root
-conf
-rm -f "$T/state/$TUID"
-start "$PKEXEC"
-wait_dialog "info $PROMPT" 10
-python3 "$E2E/vsensor.py" "$SOCK" "SCAN nobody" "SCAN nobody" "SCAN nobody" > /dev/null 2>&1
-wait_dialog "request Password:" 10
-view
-check "3 wrong fingers -> 'Not recognized, try again' twice, 'Fingerprint not recognized', the password field" \
-    eval '[ "$(grep -cxF "error Not recognized, try again" "$W/u/agent.log")" = 2 ] &&
-          dialog_has "error Fingerprint not recognized" && dialog_has "request Password: "'
-check "3 wrong fingers -> the audit line: authenticationFailed, strikes 3" \
-    logged "service polkit-1: authenticationFailed, strikes 3"
-say_dialog
-press "password not the password"
-finish
-check "3 wrong fingers, then a wrong password -> nothing ran, pkexec: Not authorized (status 127)" \
-    eval 'not_ran && screen_has "Error executing command as another user: Not authorized" && rc_is 127'
+x11_timeout() {
+    conf "timeout=2"
+    fresh_state
+    x11_agent
+    start "$PKEXEC"
+    wait_dialog "request Password:" 15
+    view
+    check "no finger -> the prompt, then 'Fingerprint timed out', then the password field" \
+        eval 'dialog_has "info $PROMPT" && dialog_has "error Fingerprint timed out" && dialog_has "request Password: "'
+    check "no finger -> the hint names the timeout" dialog_has "info [Enter Password] after 2 s"
+    check "no finger -> the sensor was armed" armed
+    say_dialog
+    press "password $TPASS"
+    finish
+    check "no finger, then the password -> pkexec ran id -u as root" ran_as_root
+    conf
+}
+case_ "2. no finger: the timeout, then the password" x11_timeout
+
+x11_wrong() {
+    conf
+    fresh_state
+    x11_agent
+    start "$PKEXEC"
+    wait_dialog "info $PROMPT" 10
+    python3 "$E2E/vsensor.py" "$SOCK" "SCAN nobody" "SCAN nobody" "SCAN nobody" > /dev/null 2>&1
+    wait_dialog "request Password:" 10
+    view
+    check "3 wrong fingers -> 'Not recognized, try again' twice, 'Fingerprint not recognized', the password field" \
+        eval '[ "$(grep -cxF "error Not recognized, try again" "$W/u/agent.log")" = 2 ] &&
+              dialog_has "error Fingerprint not recognized" && dialog_has "request Password: "'
+    check "3 wrong fingers -> the audit line: authenticationFailed, strikes 3" \
+        logged "service polkit-1: authenticationFailed, strikes 3"
+    say_dialog
+    press "password not the password"
+    finish
+    check "3 wrong fingers, then a wrong password -> nothing ran, pkexec: Not authorized (status 127)" \
+        eval 'not_ran && screen_has "Error executing command as another user: Not authorized" && rc_is 127'
+    fresh_state
+}
+case_ "2. three wrong fingers, then a wrong password" x11_wrong
 
 echo "# 3. a locked user: the password at once, the sensor never armed"
-rm -f "$T/state/$TUID"
-# The state as right after a password (lockout.sh's reset_state), then five strikes, locked now.
-printf 'touchauth-request 1\nuser %s\nservice reset\nfallback none\narg config=%s\nend\n' "$TUSER" "$CONF" |
-    "$HELPER" pam-account > /dev/null 2>&1
-sed -i "s/^strikes .*/strikes 5/; s/^locked_at .*/locked_at $(date +%s)/" "$T/state/$TUID"
-OUT=$(cat "$T/state/$TUID" 2>&1)
-check "(setup) the state file: 5 strikes, locked" eval 'grep -q "^strikes 5$" "$T/state/$TUID" && ! grep -q "^locked_at -$" "$T/state/$TUID"'
-start "$PKEXEC"
-wait_dialog "request Password:" 10
-view
-check "locked -> the dialog says why, then the password field at once" \
-    eval 'dialog_has "info $LOCKED" && dialog_has "request Password: "'
-check "locked -> no fingerprint prompt" dialog_lacks "$PROMPT"
-check "locked -> the sensor was never armed" never_armed
-check "locked -> the audit line: biometryLockout, strikes 5" logged "service polkit-1: biometryLockout, strikes 5"
-say_dialog
-press "password $TPASS"
-finish
-check "locked, then the password -> pkexec ran id -u as root" ran_as_root
-rm -f "$T/state/$TUID"   # (this stack has no authsucc line: the password cleared nothing)
+x11_locked() {
+    conf
+    x11_agent
+    set_state 5 "$(date +%s)"   # five strikes, locked now (a password now, this boot)
+    OUT=$(cat "$T/state/$TUID" 2>&1)
+    check "(setup) the state file: 5 strikes, locked" eval 'grep -q "^strikes 5$" "$T/state/$TUID" && ! grep -q "^locked_at -$" "$T/state/$TUID"'
+    start "$PKEXEC"
+    wait_dialog "request Password:" 10
+    view
+    check "locked -> the dialog says why, then the password field at once" \
+        eval 'dialog_has "info $LOCKED" && dialog_has "request Password: "'
+    check "locked -> no fingerprint prompt" dialog_lacks "$PROMPT"
+    check "locked -> the sensor was never armed" never_armed
+    check "locked -> the audit line: biometryLockout, strikes 5" logged "service polkit-1: biometryLockout, strikes 5"
+    say_dialog
+    press "password $TPASS"
+    finish
+    check "locked, then the password -> pkexec ran id -u as root" ran_as_root
+    fresh_state   # (this stack has no authsucc line: the password cleared nothing)
+}
+case_ "3. a locked user" x11_locked
 
 echo "# 4. cancel at the fingerprint prompt: the dialog's Cancel, Ctrl-C in pkexec's terminal"
-start "$PKEXEC"
-wait_dialog "info $PROMPT" 10
-check "(control) a helper of ours runs while the prompt is up" test -n "$(ours_named touchauth)"
-press cancel
-finish
-check "Cancel -> nothing ran; pkexec: Request dismissed (status 126)" \
-    eval 'not_ran && screen_has "Error executing command as another user: Request dismissed" && rc_is 126'
-check "Cancel -> no helper left (the agent SIGTERMs polkit-agent-helper-1, ours dies with it)" no_helper_left
-say_screen
-start "$PKEXEC"
-wait_dialog "info $PROMPT" 10
-tm send-keys -t t:pk C-c
-finish
-check "Ctrl-C in pkexec's terminal -> nothing ran (status 130)" eval 'not_ran && rc_is 130'
-check "Ctrl-C -> polkitd cancelled the dialog (pkexec left the bus)" wait_dialog "cancelled-by-polkitd" 5
-check "Ctrl-C -> no helper left" no_helper_left
-check "Ctrl-C -> a touch now authenticates nobody (nobody listens on the sensor)" \
-    eval '! timeout 2 python3 "$E2E/vsensor.py" "$SOCK" "$FINGER" 2>/dev/null'
+x11_cancel() {
+    conf
+    fresh_state
+    x11_agent
+    start "$PKEXEC"
+    wait_dialog "info $PROMPT" 10
+    check "(control) a helper of ours runs while the prompt is up" test -n "$(ours_named touchauth)"
+    press cancel
+    finish
+    check "Cancel -> nothing ran; pkexec: Request dismissed (status 126)" \
+        eval 'not_ran && screen_has "Error executing command as another user: Request dismissed" && rc_is 126'
+    check "Cancel -> no helper left (the agent SIGTERMs polkit-agent-helper-1, ours dies with it)" no_helper_left
+    say_screen
+}
+case_ "4. the dialog's Cancel" x11_cancel
+x11_ctrl_c() {
+    conf
+    fresh_state
+    x11_agent
+    start "$PKEXEC"
+    wait_dialog "info $PROMPT" 10
+    tm send-keys -t t:pk C-c
+    finish
+    check "Ctrl-C in pkexec's terminal -> nothing ran (status 130)" eval 'not_ran && rc_is 130'
+    check "Ctrl-C -> polkitd cancelled the dialog (pkexec left the bus)" wait_dialog "cancelled-by-polkitd" 5
+    check "Ctrl-C -> no helper left" no_helper_left
+    check "Ctrl-C -> a touch now authenticates nobody (nobody listens on the sensor)" \
+        eval '! timeout 2 python3 "$E2E/vsensor.py" "$SOCK" "$FINGER" 2>/dev/null'
+}
+case_ "4. Ctrl-C in pkexec's terminal at the dialog's prompt" x11_ctrl_c
 
 echo "# 5. GNOME and KDE: agent and terminal in user@$TUID.service, outside the (Wayland) session"
-logind 7 TYPE=wayland
-pane_into "$USER_APP"
-agent_start "$USER_SERVICE" --session 7
-OUT=$(dialog; cat "$W/agent.err")
-check "(setup) polkitd took the agent for session 7 from outside it (its uid's display)" dialog_has registered
-start "$PKEXEC"
-if [ "$FIXED" = 1 ]; then
-    gui_offered "GNOME/KDE layout"
-else
-    # [defect] user_at_display passes the session rule but is no display (presence.c): "nobody
-    # to answer", though the dialog is on the screen of the person at the seat.
-    gui_refused "[defect] GNOME/KDE layout" "nobody at a terminal or a screen to answer"
-fi
-check "(setup) ...polkitd saw the local active session" polkitd_said "subject is in session 7 (local=1 active=1)"
-agent_stop
+gnome_kde() {
+    conf
+    fresh_state
+    agent_stop
+    logind_front 7 "$TUID" TYPE=wayland
+    pane_into "$USER_APP"
+    agent_start "$USER_SERVICE" --session 7
+    OUT=$(dialog; cat "$W/agent.err")
+    check "(setup) polkitd took the agent for session 7 from outside it (its uid's display)" dialog_has registered
+    start "$PKEXEC"
+    if [ "$FIXED" = 1 ]; then
+        gui_offered "GNOME/KDE layout"
+    else
+        # [defect] user_at_display passes the session rule but is no display (presence.c): "nobody
+        # to answer", though the dialog is on the screen of the person at the seat.
+        gui_refused "[defect] GNOME/KDE layout" "nobody at a terminal or a screen to answer"
+    fi
+    check "(setup) ...polkitd saw the local active session" polkitd_said "subject is in session 7 (local=1 active=1)"
+    agent_stop
+}
+case_ "5. GNOME/KDE layout" gnome_kde
 
 echo "# 6. polkit's text agent (pkttyagent) in pkexec's terminal, local active sessions"
-logind 7 TYPE=x11
-pane_into "$(scope 7)"
-start "$TTY_PKEXEC"
-if [ "$FIXED" = 1 ]; then tty_offered "text agent, x11 session"
-else
-    # [defect] the helper's controlling terminal is pkexec's and its stdin the agent's pipe: the
-    # terminal rule takes that for "a program types" (sudo -S), though a person answers.
-    tty_refused "[defect] text agent, x11 session" "nobody at a terminal or a screen to answer"
-fi
-check "...the text agent's header" eval 'screen_has "==== AUTHENTICATING FOR org.freedesktop.policykit.exec ====" &&
-    screen_has "$HEADER" && screen_has "Authenticating as: $TUSER"'
-logind 7 TYPE=tty
-start "$TTY_PKEXEC"
-if [ "$FIXED" = 1 ]; then tty_offered "text agent, tty session (a text console)"
-else tty_refused "[defect] text agent, tty session (a text console)" "nobody at a terminal or a screen to answer"; fi
+tty_x11() {
+    conf
+    fresh_state
+    in_session7 x11
+    start "$TTY_PKEXEC"
+    if [ "$FIXED" = 1 ]; then tty_offered "text agent, x11 session"
+    else
+        # [defect] the helper's controlling terminal is pkexec's and its stdin the agent's pipe: the
+        # terminal rule takes that for "a program types" (sudo -S), though a person answers.
+        tty_refused "[defect] text agent, x11 session" "nobody at a terminal or a screen to answer"
+    fi
+    check "...the text agent's header" eval 'screen_has "==== AUTHENTICATING FOR org.freedesktop.policykit.exec ====" &&
+        screen_has "$HEADER" && screen_has "Authenticating as: $TUSER"'
+}
+case_ "6. text agent, x11 session" tty_x11
+tty_console() {
+    conf
+    fresh_state
+    in_session7 tty
+    start "$TTY_PKEXEC"
+    if [ "$FIXED" = 1 ]; then tty_offered "text agent, tty session (a text console)"
+    else tty_refused "[defect] text agent, tty session (a text console)" "nobody at a terminal or a screen to answer"; fi
+}
+case_ "6. text agent, tty session (a text console)" tty_console
 if [ "$FIXED" = 1 ]; then
     # The module owns pkttyagent's terminal as sudo's: Enter, typing, Ctrl-C (a byte, ISIG off).
-    start "$TTY_PKEXEC"
-    wait_for pk "Info: $PROMPT" 10
-    tm send-keys -t t:pk Enter
-    wait_for pk "Password:" 10
-    tm send-keys -t t:pk -l "$TPASS"; tm send-keys -t t:pk Enter
-    finish
-    check "text agent: Enter -> the agent's password prompt; the password -> id -u printed 0" \
-        eval 'screen_has "Password:" && ran_as_root && stty_same'
-    start "$TTY_PKEXEC"
-    wait_for pk "Info: $PROMPT" 10
-    tm send-keys -t t:pk -l "$TPASS"; tm send-keys -t t:pk Enter
-    finish
-    check "text agent: the password typed at the fingerprint prompt -> id -u printed 0, no second prompt, not echoed" \
-        eval 'ran_as_root && screen_lacks "Password:" && screen_lacks "$TPASS" && stty_same'
-    say_screen
+    tty_enter() {
+        conf
+        fresh_state
+        in_session7 tty
+        start "$TTY_PKEXEC"
+        wait_for pk "Info: $PROMPT" 10
+        tm send-keys -t t:pk Enter
+        wait_for pk "Password:" 10
+        tm send-keys -t t:pk -l "$TPASS"; tm send-keys -t t:pk Enter
+        finish
+        check "text agent: Enter -> the agent's password prompt; the password -> id -u printed 0" \
+            eval 'screen_has "Password:" && ran_as_root && stty_same'
+    }
+    case_ "6. text agent: Enter, then the password" tty_enter
+    tty_typed() {
+        conf
+        fresh_state
+        in_session7 tty
+        start "$TTY_PKEXEC"
+        wait_for pk "Info: $PROMPT" 10
+        tm send-keys -t t:pk -l "$TPASS"; tm send-keys -t t:pk Enter
+        finish
+        check "text agent: the password typed at the fingerprint prompt -> id -u printed 0, no second prompt, not echoed" \
+            eval 'ran_as_root && screen_lacks "Password:" && screen_lacks "$TPASS" && stty_same'
+        say_screen
+    }
+    case_ "6. text agent: the password typed at the fingerprint prompt" tty_typed
 fi
-start "$TTY_PKEXEC"
-if [ "$FIXED" = 1 ]; then wait_for pk "Info: $PROMPT" 10; else wait_for pk "Password:" 10; fi
-tm send-keys -t t:pk C-c
-finish
-# Today Ctrl-C is the terminal's SIGINT for the whole foreground group (status 130); with the
-# module owning the terminal it is our userCancel: PAM_ABORT, polkit-agent-helper-1 given its
-# SIGINT back, the agent's AUTHENTICATION FAILED and pkexec's "Not authorized" (status 127).
-check "Ctrl-C at the text agent's prompt -> nothing ran (status $(cat "$W/u/rc" 2>/dev/null))" not_ran
-check "Ctrl-C -> no helper left" no_helper_left
-check "Ctrl-C -> stty -g identical" stty_same
-say_screen
+tty_ctrl_c() {
+    conf
+    fresh_state
+    in_session7 tty
+    start "$TTY_PKEXEC"
+    if [ "$FIXED" = 1 ]; then wait_for pk "Info: $PROMPT" 10; else wait_for pk "Password:" 10; fi
+    tm send-keys -t t:pk C-c
+    finish
+    # Today Ctrl-C is the terminal's SIGINT for the whole foreground group (status 130); with the
+    # module owning the terminal it is our userCancel: PAM_ABORT, polkit-agent-helper-1 given its
+    # SIGINT back, the agent's AUTHENTICATION FAILED and pkexec's "Not authorized" (status 127).
+    check "Ctrl-C at the text agent's prompt -> nothing ran (status $(cat "$W/u/rc" 2>/dev/null))" not_ran
+    check "Ctrl-C -> no helper left" no_helper_left
+    check "Ctrl-C -> stty -g identical" stty_same
+    say_screen
+}
+case_ "6. Ctrl-C at the text agent's prompt" tty_ctrl_c
 
 echo "# 7. remote sessions: never offered, whichever agent"
-logind 9 REMOTE=1 REMOTE_HOST=127.0.0.1 SERVICE=xrdp TYPE=x11 SEAT=
-pane_into "$(scope 9)"
-agent_start "$(scope 9)" --session 9
-OUT=$(dialog; cat "$W/agent.err")
-check "(setup) the agent registered for remote session 9" dialog_has registered
-start "$PKEXEC"
-gui_refused "remote X11 session (xrdp), agent in it" "remote session (logind)"
-check "(setup) ...polkitd saw a session that is not local" polkitd_said "subject is in session 9 (local=0 active=1)"
-agent_stop
-logind 9 REMOTE=1 REMOTE_HOST=127.0.0.1 SERVICE=sshd TYPE=tty SEAT=
-start "$TTY_PKEXEC"
-tty_refused "remote tty session (ssh from loopback, no SSH_* anywhere), text agent" "remote session (logind)"
+# remote9 KEY=VALUE...: the user's remote session 9 (no seat: seat0 has no active session, the
+# user no display), pkexec's pane in its scope, no agent of an earlier case.
+remote9() {
+    agent_stop
+    logind_none
+    logind_session 9 "$TUID" REMOTE=1 REMOTE_HOST=127.0.0.1 SEAT= "$@"
+    logind_seat0 "" "" ""
+    logind_user "$TUID" 9
+    pane_into "$(scope 9)"
+}
+remote_x11() {
+    conf
+    fresh_state
+    remote9 SERVICE=xrdp TYPE=x11
+    agent_start "$(scope 9)" --session 9
+    OUT=$(dialog; cat "$W/agent.err")
+    check "(setup) the agent registered for remote session 9" dialog_has registered
+    start "$PKEXEC"
+    gui_refused "remote X11 session (xrdp), agent in it" "remote session (logind)"
+    check "(setup) ...polkitd saw a session that is not local" polkitd_said "subject is in session 9 (local=0 active=1)"
+    agent_stop
+}
+case_ "7. remote X11 session (xrdp), agent in it" remote_x11
+remote_tty() {
+    conf
+    fresh_state
+    remote9 SERVICE=sshd TYPE=tty
+    start "$TTY_PKEXEC"
+    tty_refused "remote tty session (ssh from loopback, no SSH_* anywhere), text agent" "remote session (logind)"
+}
+case_ "7. remote tty session (ssh from loopback), text agent" remote_tty
 
 echo "# 8. no logind (this VM's state): polkitd still asks; the module has nobody to answer"
-logind_none
-pane_into "$CG"
-agent_start "$CG" --session 7
-OUT=$(dialog)
-check "(setup) a desktop's agent cannot even register without logind" \
-    dialog_has "register-failed GDBus.Error:org.freedesktop.PolicyKit1.Error.Failed: Cannot determine session the caller is in"
-agent_stop
-start "$TTY_PKEXEC"
-if [ "$FIXED" = 1 ]; then tty_offered "no logind, text agent (as sudo in a terminal)"
-else tty_refused "[defect] no logind, text agent" "nobody at a terminal or a screen to answer"; fi
-check "(setup) ...polkitd found no session and still asked (the rule's AUTH_SELF)" \
-    eval '! polkitd_said "subject is in session" && polkitd_said "challenge (implicit_authorization = auth_self)"'
+# no_logind: the case's start without logind: pkexec's pane in the cgroup root, no agent.
+no_logind() { agent_stop; logind_none; pane_into "$CG"; }
+no_logind_tty() {
+    conf
+    fresh_state
+    no_logind
+    agent_start "$CG" --session 7
+    OUT=$(dialog)
+    check "(setup) a desktop's agent cannot even register without logind" \
+        dialog_has "register-failed GDBus.Error:org.freedesktop.PolicyKit1.Error.Failed: Cannot determine session the caller is in"
+    agent_stop
+    start "$TTY_PKEXEC"
+    if [ "$FIXED" = 1 ]; then tty_offered "no logind, text agent (as sudo in a terminal)"
+    else tty_refused "[defect] no logind, text agent" "nobody at a terminal or a screen to answer"; fi
+    check "(setup) ...polkitd found no session and still asked (the rule's AUTH_SELF)" \
+        eval '! polkitd_said "subject is in session" && polkitd_said "challenge (implicit_authorization = auth_self)"'
+}
+case_ "8. no logind, text agent" no_logind_tty
 
 # pkexec clears its environment before its own agent spawns the helper: the helper's start-up
 # environment has no SSH_* even from an ssh login (the fixed module reads its parent's too).
-start "env SSH_CONNECTION='203.0.113.9 50000 192.0.2.1 22' pkexec id -u"
-wait_for pk "Password:" 10
-view
-if [ "$FIXED" = 1 ]; then WHY="remote session (SSH_* in the PAM or process environment)"
-else WHY="nobody at a terminal or a screen to answer"; fi
-check "no logind, SSH_CONNECTION in pkexec's environment, its own agent -> the password at once, never armed" \
-    eval 'screen_has "Password:" && screen_lacks "$PROMPT" && never_armed'
-check "...the module logged why: $WHY" logged "$WHY"
-say_module
-tm send-keys -t t:pk C-c
-finish
-check "...Ctrl-C at the password -> nothing ran" not_ran
-
-echo "# 9. pkexec's own text agent (no other agent): polkit 122's 'No session for cookie' (fixed in 125)"
-logind 7 TYPE=x11
-pane_into "$(scope 7)"
-start "pkexec id -u"
-if [ "$FIXED" = 1 ]; then
-    wait_for pk "Info: $PROMPT" 10
-    view
-    check "pkexec's own agent -> the fingerprint prompt, armed" eval 'screen_has "Info: $PROMPT" && armed'
-    touch_finger
-    ANSWER="the finger"
-else
+no_logind_ssh() {
+    conf
+    fresh_state
+    no_logind
+    start "env SSH_CONNECTION='203.0.113.9 50000 192.0.2.1 22' pkexec id -u"
     wait_for pk "Password:" 10
     view
-    check "[defect] pkexec's own agent -> the password at once, never armed" eval 'screen_has "Password:" && never_armed'
-    tm send-keys -t t:pk -l "$TPASS"; tm send-keys -t t:pk Enter
-    ANSWER="the right password"
-fi
-finish
-if dpkg --compare-versions "${POLKIT_VERSION:-0}" ge 125; then
-    # polkit 125 (f93c746) matches the agent's response to its session whatever its creator.
-    check "...$ANSWER -> AUTHENTICATION COMPLETE, id -u printed 0 (polkit $POLKIT_VERSION)" \
-        eval 'screen_has "==== AUTHENTICATION COMPLETE ====" && ran_as_root'
-else
-    check "...$ANSWER -> 'No session for cookie', AUTHENTICATION FAILED, Not authorized (127), nothing ran" \
-        eval 'screen_has "error response to PolicyKit daemon: GDBus.Error:org.freedesktop.PolicyKit1.Error.Failed: No session for cookie" &&
-              screen_has "==== AUTHENTICATION FAILED ====" && screen_has "Not authorized" && rc_is 127 && not_ran'
-    check "...polkitd: the agent's creator is root (pkexec's bus uid), while the helper answers as the user" \
-        polkitd_said "user of caller is unix-user:root"
-fi
-say_screen
+    if [ "$FIXED" = 1 ]; then WHY="remote session (SSH_* in the PAM or process environment)"
+    else WHY="nobody at a terminal or a screen to answer"; fi
+    check "no logind, SSH_CONNECTION in pkexec's environment, its own agent -> the password at once, never armed" \
+        eval 'screen_has "Password:" && screen_lacks "$PROMPT" && never_armed'
+    check "...the module logged why: $WHY" logged "$WHY"
+    say_module
+    tm send-keys -t t:pk C-c
+    finish
+    check "...Ctrl-C at the password -> nothing ran" not_ran
+}
+case_ "8. no logind, SSH_CONNECTION in pkexec's environment, its own agent" no_logind_ssh
+
+echo "# 9. pkexec's own text agent (no other agent): polkit 122's 'No session for cookie' (fixed in 125)"
+own_agent() {
+    conf
+    fresh_state
+    in_session7 x11
+    start "pkexec id -u"
+    if [ "$FIXED" = 1 ]; then
+        wait_for pk "Info: $PROMPT" 10
+        view
+        check "pkexec's own agent -> the fingerprint prompt, armed" eval 'screen_has "Info: $PROMPT" && armed'
+        touch_finger
+        ANSWER="the finger"
+    else
+        wait_for pk "Password:" 10
+        view
+        check "[defect] pkexec's own agent -> the password at once, never armed" eval 'screen_has "Password:" && never_armed'
+        tm send-keys -t t:pk -l "$TPASS"; tm send-keys -t t:pk Enter
+        ANSWER="the right password"
+    fi
+    finish
+    if dpkg --compare-versions "${POLKIT_VERSION:-0}" ge 125; then
+        # polkit 125 (f93c746) matches the agent's response to its session whatever its creator.
+        check "...$ANSWER -> AUTHENTICATION COMPLETE, id -u printed 0 (polkit $POLKIT_VERSION)" \
+            eval 'screen_has "==== AUTHENTICATION COMPLETE ====" && ran_as_root'
+    else
+        check "...$ANSWER -> 'No session for cookie', AUTHENTICATION FAILED, Not authorized (127), nothing ran" \
+            eval 'screen_has "error response to PolicyKit daemon: GDBus.Error:org.freedesktop.PolicyKit1.Error.Failed: No session for cookie" &&
+                  screen_has "==== AUTHENTICATION FAILED ====" && screen_has "Not authorized" && rc_is 127 && not_ran'
+        check "...polkitd: the agent's creator is root (pkexec's bus uid), while the helper answers as the user" \
+            polkitd_said "user of caller is unix-user:root"
+    fi
+    say_screen
+}
+case_ "9. pkexec's own text agent (no other agent)" own_agent
 
 # =============================================================================================
 cleanup
 check "(cleanup) the tmux server is gone" sh -c "! tmux -S '$TMUX_SOCK' ls 2>/dev/null"
-check "(cleanup) polkitd and dbus-daemon of the namespace are gone" \
-    eval 'for p in $NS_PIDS; do st=$(sed -n "s/^[0-9]* ([^)]*) \(.\).*/\1/p" /proc/$p/stat 2>/dev/null); [ -z "$st" ] || [ "$st" = Z ] || exit 1; done'
+# ns_gone: each of the namespace's processes gone or a zombie, within 5 s of cleanup's kill (a
+# suite that ends right after a short case gets here before polkitd has died).
+ns_gone() {
+    local p st deadline=$(($(now_ms) + 5000))
+    for p in $NS_PIDS; do
+        while st=$(sed -n 's/^[0-9]* ([^)]*) \(.\).*/\1/p' "/proc/$p/stat" 2> /dev/null) && [ -n "$st" ] && [ "$st" != Z ]; do
+            [ "$(now_ms)" -lt "$deadline" ] || { OUT="pid $p ($st) still there"; return 1; }
+            sleep 0.05
+        done
+    done
+}
+check "(cleanup) polkitd and dbus-daemon of the namespace are gone" ns_gone
 check "(cleanup) no cgroup directory of ours left" sh -c "! ls -d $OURS 2>/dev/null | grep -q ."
 check "(cleanup) the packaged /usr/lib/pam.d/polkit-1 was never changed" \
     test "$(sha256sum < /usr/lib/pam.d/polkit-1)" = "$PAM_PKG_SUM"
