@@ -140,7 +140,6 @@ ldm_stop() {
 # CLIENTS_LOGS=DIR keeps LightDM's logs there (to see what a failing case did).
 keep_logs() { [ -n "${CLIENTS_LOGS:-}" ] && mkdir -p "$CLIENTS_LOGS" && cp -r "$W/lightdm.out" "$W/log" "$CLIENTS_LOGS/" 2>/dev/null; return 0; }
 trap 'ldm_stop; keep_logs; rm -rf "$W" "$T"' EXIT
-trap 'exit 129' HUP; trap 'exit 130' INT; trap 'exit 143' TERM
 
 unshare -m "$W/ns" &
 LDM=$!
@@ -181,8 +180,16 @@ SHOT="$W/shot.png"
 DIALOG=480x320+272+224           # the greeter's dialog, where its messages are
 OCR_MODES=("")                   # dark text on the dialog's light background
 OCR_PSMS=(3 11)                  # a block of text, and the dialog's scattered words
+# next_greeter: a case's greeter: the one up when no login was started on it yet, else the next
+# one (LightDM brings up a new greeter after each login). start_login uses it up.
+GREETER_USED=0
+next_greeter() {
+    if [ "$GREETER_USED" = 1 ]; then greeter_ready; fi
+    GREETER_USED=0
+}
 # start_login: the user name typed into the greeter, Enter: PAM starts for the user.
 start_login() {
+    GREETER_USED=1
     rm -f "$SOCK"
     xdotool type --delay 15 "$TUSER"
     xdotool key Return
@@ -192,6 +199,7 @@ LOGINS=0
 type_password() { xdotool type --delay 15 "$TPASS"; xdotool key Return; }
 HINT="Password] after ${TIMEOUT}s"     # "[Enter Password] after 20 s" as tesseract reads it
 
+
 greeter_ready
 check "(setup) LightDM's greeter is up on its own display (${DISPLAY:-none}), no VT switched" \
     eval '[ -n "${DISPLAY:-}" ] && [ "$(log_count "Greeter connected")" -ge 1 ]'
@@ -200,134 +208,167 @@ OUT="screen: $SCREEN"
 check "(setup) the greeter's dialog is read back (its Cancel button)" seen "Cancel"
 
 echo "# no logind (as this VM): the display item alone counts"
-fresh_state
-t0=$(now_ms)
-start_login
-wait_socket "$SOCK" 5
-check "user name + Enter -> the sensor is armed (PAM as root: no setuid helper)" armed
-# The helper sends "Place your finger on the fingerprint reader", then the hint; the greeter
-# keeps the last message (process_prompts: "FIXME: this doesn't show multiple messages").
-wait_screen_any "$HINT" "Place your finger" 3 "$DIALOG"
-OUT="screen: $SCREEN"
-check "...the greeter shows our prompt's last line under the password field" \
-    eval 'seen "$HINT" || seen "Place your finger"'
-cp "$SHOT" "$W/lightdm-prompt.png"
-wait_screen_both "Place your finger" "Password] after" 5 "$DIALOG"
-OUT="screen: $SCREEN"
-# The greeter keeps one message (service lightdm, pam/clients.c): the helper sends one line
-# with both ways in, so what stays while the sensor waits says what to do with the finger and
-# when the password comes (before issue 22 it was "Place your finger" alone, the hint gone).
-check "...and what stays says both ways in: 'Place your finger' and '[Enter Password] after N s'" \
-    eval 'seen "Place your finger" && seen "Password] after"'
-ARMED_MS=$(($(now_ms) - t0))
-python3 "$E2E/vsensor.py" "$SOCK" "$FINGER" > /dev/null
-OUT="finger sent ${ARMED_MS} ms after the user name (timeout ${TIMEOUT} s)
+no_logind_finger() {
+    logind_none
+    next_greeter
+    fresh_state
+    # (the sessions the greeter requested before this case: the check below is about this one)
+    local requests t0
+    requests=$(log_count "Greeter requests session")
+    t0=$(now_ms)
+    start_login
+    wait_socket "$SOCK" 5
+    check "user name + Enter -> the sensor is armed (PAM as root: no setuid helper)" armed
+    # The helper sends "Place your finger on the fingerprint reader", then the hint; the greeter
+    # keeps the last message (process_prompts: "FIXME: this doesn't show multiple messages").
+    wait_screen_any "$HINT" "Place your finger" 3 "$DIALOG"
+    OUT="screen: $SCREEN"
+    check "...the greeter shows our prompt's last line under the password field" \
+        eval 'seen "$HINT" || seen "Place your finger"'
+    cp "$SHOT" "$W/lightdm-prompt.png"
+    wait_screen_both "Place your finger" "Password] after" 5 "$DIALOG"
+    OUT="screen: $SCREEN"
+    # The greeter keeps one message (service lightdm, pam/clients.c): the helper sends one line
+    # with both ways in, so what stays while the sensor waits says what to do with the finger and
+    # when the password comes (before issue 22 it was "Place your finger" alone, the hint gone).
+    check "...and what stays says both ways in: 'Place your finger' and '[Enter Password] after N s'" \
+        eval 'seen "Place your finger" && seen "Password] after"'
+    ARMED_MS=$(($(now_ms) - t0))
+    python3 "$E2E/vsensor.py" "$SOCK" "$FINGER" > /dev/null
+    OUT="finger sent ${ARMED_MS} ms after the user name (timeout ${TIMEOUT} s)
 $(tail -5 "$W/lightdm.out")"
-check "the user's finger -> LightDM: '$SUCCESS', no password typed" logged_in 5
-echo "# the finger was sent ${ARMED_MS} ms after the user name (the screen reads between; timeout ${TIMEOUT} s)"
-# lightdm-gtk-greeter starts the session by itself only after a prompt was answered
-# (authentication_complete_cb: `if (prompted) start_session ()`); after the finger it hides the
-# password field and waits for "Log In", the last message (our hint) still shown.
-wait_screen "Log In" 5 "$DIALOG"
-OUT="screen: $SCREEN"
-check "...the greeter then waits for 'Log In' (no session requested yet; the hint still shown)" \
-    eval '[ "$(log_count "Greeter requests session")" -eq 0 ] && seen "Log In"'
-check "...a click on 'Log In' starts the session" eval 'click_word Log "$DIALOG" && wait_log "Greeter requests session" 1 5'
+    check "the user's finger -> LightDM: '$SUCCESS', no password typed" logged_in 5
+    echo "# the finger was sent ${ARMED_MS} ms after the user name (the screen reads between; timeout ${TIMEOUT} s)"
+    # lightdm-gtk-greeter starts the session by itself only after a prompt was answered
+    # (authentication_complete_cb: `if (prompted) start_session ()`); after the finger it hides the
+    # password field and waits for "Log In", the last message (our hint) still shown.
+    wait_screen "Log In" 5 "$DIALOG"
+    OUT="screen: $SCREEN"
+    check "...the greeter then waits for 'Log In' (no session requested yet; the hint still shown)" \
+        eval '[ "$(log_count "Greeter requests session")" -eq "$requests" ] && seen "Log In"'
+    check "...a click on 'Log In' starts the session" eval 'click_word Log "$DIALOG" && wait_log "Greeter requests session" $((requests + 1)) 5'
+    # The screenshot for docs/ (the greeter with our hint): into $T, or with TOUCHAUTH_SCREENSHOTS=DIR (e.g. docs, to renew
+    # docs/lightdm-prompt.png) there; a test run never writes into the checkout by itself.
+    local kept="${TOUCHAUTH_SCREENSHOTS:-$T}/lightdm-prompt.png"
+    [ -s "$W/lightdm-prompt.png" ] && keep_png "$W/lightdm-prompt.png" "$kept"
+    check "the screenshot was taken, under 100 KB" \
+        test -s "$kept" -a "$(stat -c %s "$kept" 2>/dev/null || echo 0)" -lt 100000
+}
+case_ "no logind: the finger, then 'Log In'" no_logind_finger
 
-greeter_ready
-fresh_state
-start_login
-wait_socket "$SOCK" 5
-python3 "$E2E/vsensor.py" "$SOCK" "$ELSE" "$ELSE" "$ELSE" > /dev/null
-wait_screen "Fingerprint not recognized" 10 "$DIALOG"   # 4 s was short once in CI (the screen still read the 2nd try's line)
-OUT="screen: $SCREEN"
-check "someone else's finger three times -> 'Fingerprint not recognized' on the greeter" seen "Fingerprint not recognized"
-sleep 0.5
-OUT=$(tail -5 "$W/lightdm.out")
-check "...not logged in" not_logged_in
-type_password
-check "...the password field works: logged in" logged_in 5
+no_logind_else() {
+    logind_none
+    next_greeter
+    fresh_state
+    start_login
+    wait_socket "$SOCK" 5
+    python3 "$E2E/vsensor.py" "$SOCK" "$ELSE" "$ELSE" "$ELSE" > /dev/null
+    wait_screen "Fingerprint not recognized" 10 "$DIALOG"   # 4 s was short once in CI (the screen still read the 2nd try's line)
+    OUT="screen: $SCREEN"
+    check "someone else's finger three times -> 'Fingerprint not recognized' on the greeter" seen "Fingerprint not recognized"
+    sleep 0.5
+    OUT=$(tail -5 "$W/lightdm.out")
+    check "...not logged in" not_logged_in
+    type_password
+    check "...the password field works: logged in" logged_in 5
+}
+case_ "no logind: someone else's finger, then the password" no_logind_else
 
-greeter_ready
-set_state 5 "$(date +%s)" - - -   # five wrong fingers in a row just now: locked
-t0=$(now_ms)
-start_login
-wait_screen "many failed attempts" 10 "$DIALOG"   # (tesseract reads "Too" as "2" at times)
-LOCKED_MS=$(($(now_ms) - t0))
-OUT="screen after ${LOCKED_MS} ms: $SCREEN"
-check "a locked user -> our message on the greeter, at once (${LOCKED_MS} ms incl. the OCR)" \
-    eval 'seen "many failed attempts. Enter your password"'
-check "...the sensor was never armed" never_armed
-type_password
-OUT=$(tail -5 "$W/lightdm.out")
-check "...the password field works: logged in" logged_in 5
-fresh_state
+no_logind_locked() {
+    logind_none
+    next_greeter
+    set_state 5 "$(date +%s)" - - -   # five wrong fingers in a row just now: locked
+    local t0
+    t0=$(now_ms)
+    start_login
+    wait_screen "many failed attempts" 10 "$DIALOG"   # (tesseract reads "Too" as "2" at times)
+    LOCKED_MS=$(($(now_ms) - t0))
+    OUT="screen after ${LOCKED_MS} ms: $SCREEN"
+    check "a locked user -> our message on the greeter, at once (${LOCKED_MS} ms incl. the OCR)" \
+        eval 'seen "many failed attempts. Enter your password"'
+    check "...the sensor was never armed" never_armed
+    type_password
+    OUT=$(tail -5 "$W/lightdm.out")
+    check "...the password field works: logged in" logged_in 5
+    fresh_state
+}
+case_ "no logind: a locked user" no_logind_locked
 
-greeter_ready
-config "$SHORT_TIMEOUT"
-start_login
-wait_socket "$SOCK" 5
-t0=$(now_ms)
-# While the sensor waits the greeter has no prompt pending: what is typed in its password field
-# now is dropped when pam_unix's prompt arrives (the field is cleared), as with pam_fprintd.
-type_password
-wait_screen "Fingerprint timed out" $((SHORT_TIMEOUT + 3)) "$DIALOG"
-TO_MS=$(($(now_ms) - t0))
-config "$TIMEOUT"
-OUT="screen after ${TO_MS} ms: $SCREEN"
-check "no finger: after the timeout (${TO_MS} ms, timeout ${SHORT_TIMEOUT} s): 'Fingerprint timed out' and the password field" \
-    eval 'seen "Fingerprint timed out"'
-# Checked now, not after a sleep: pam_unix's prompt came with that message, the moment a kept
-# password would have been sent.
-OUT=$(tail -5 "$W/lightdm.out")
-check "...the password typed while our prompt was up -> not used (not logged in at pam_unix's prompt)" not_logged_in
-type_password
-OUT=$(tail -5 "$W/lightdm.out")
-check "...the password typed then: logged in" logged_in 5
+no_logind_timeout() {
+    logind_none
+    next_greeter
+    fresh_state
+    config "$SHORT_TIMEOUT"
+    start_login
+    wait_socket "$SOCK" 5
+    local t0
+    t0=$(now_ms)
+    # While the sensor waits the greeter has no prompt pending: what is typed in its password field
+    # now is dropped when pam_unix's prompt arrives (the field is cleared), as with pam_fprintd.
+    type_password
+    wait_screen "Fingerprint timed out" $((SHORT_TIMEOUT + 3)) "$DIALOG"
+    TO_MS=$(($(now_ms) - t0))
+    config "$TIMEOUT"
+    OUT="screen after ${TO_MS} ms: $SCREEN"
+    check "no finger: after the timeout (${TO_MS} ms, timeout ${SHORT_TIMEOUT} s): 'Fingerprint timed out' and the password field" \
+        eval 'seen "Fingerprint timed out"'
+    # Checked now, not after a sleep: pam_unix's prompt came with that message, the moment a kept
+    # password would have been sent.
+    OUT=$(tail -5 "$W/lightdm.out")
+    check "...the password typed while our prompt was up -> not used (not logged in at pam_unix's prompt)" not_logged_in
+    type_password
+    OUT=$(tail -5 "$W/lightdm.out")
+    check "...the password typed then: logged in" logged_in 5
+}
+case_ "no logind: no finger, the timeout, then the password" no_logind_timeout
 
 echo "# fake logind: seat0's active session is the greeter (the display is a greeter's)"
-logind_seat greeter
-greeter_ready
-fresh_state
-start_login
-wait_socket "$SOCK" 5
-check "greeter in front on seat0: the sensor is armed (LightDM's session child is outside any session)" armed
-python3 "$E2E/vsensor.py" "$SOCK" "$FINGER" > /dev/null
-OUT=$(tail -5 "$W/lightdm.out")
-check "...the user's finger -> logged in" logged_in 5
-wait_screen "Log In" 5 "$DIALOG"
-REQUESTS=$(log_count "Greeter requests session")
-click_word Log "$DIALOG" && wait_log "Greeter requests session" $((REQUESTS + 1)) 5
+greeter_in_front() {
+    logind_seat greeter
+    next_greeter
+    fresh_state
+    start_login
+    wait_socket "$SOCK" 5
+    check "greeter in front on seat0: the sensor is armed (LightDM's session child is outside any session)" armed
+    python3 "$E2E/vsensor.py" "$SOCK" "$FINGER" > /dev/null
+    OUT=$(tail -5 "$W/lightdm.out")
+    check "...the user's finger -> logged in" logged_in 5
+    wait_screen "Log In" 5 "$DIALOG"
+    REQUESTS=$(log_count "Greeter requests session")
+    click_word Log "$DIALOG" && wait_log "Greeter requests session" $((REQUESTS + 1)) 5
+    logind_none
+}
+case_ "the greeter in front on seat0: the finger" greeter_in_front
 
 echo "# fake logind: seat0's active session is a text console (the greeter is not in front)"
-logind_seat tty
-greeter_ready
-fresh_state
-start_login
-untaken_touch "$FINGER"; TOUCH_RC=$?   # a touch nobody asked for, offered for 10 s
-OUT="$(tail -5 "$W/lightdm.out")
+greeter_behind() {
+    logind_seat tty
+    next_greeter
+    fresh_state
+    start_login
+    untaken_touch "$FINGER"; TOUCH_RC=$?   # a touch nobody asked for, offered for 10 s
+    OUT="$(tail -5 "$W/lightdm.out")
 touch: $TOUCH_OUT"
-check "greeter not in front: the sensor was never armed (a touch offered for 10 s, nobody took it)" \
-    eval '[ "$TOUCH_RC" = 0 ] && never_armed'
-check "...that touch logged nobody in" not_logged_in
-type_password
-check "...the password field works at once: logged in" logged_in 5
-logind_none
+    check "greeter not in front: the sensor was never armed (a touch offered for 10 s, nobody took it)" \
+        eval '[ "$TOUCH_RC" = 0 ] && never_armed'
+    check "...that touch logged nobody in" not_logged_in
+    type_password
+    check "...the password field works at once: logged in" logged_in 5
+    logind_none
+}
+case_ "a text console in front on seat0: never armed, the password" greeter_behind
 
-# The screenshot for docs/ (the greeter with our hint): into $T, or with TOUCHAUTH_SCREENSHOTS=DIR (e.g. docs, to renew
-# docs/lightdm-prompt.png) there; a test run never writes into the checkout by itself.
-KEPT="${TOUCHAUTH_SCREENSHOTS:-$T}/lightdm-prompt.png"
-[ -s "$W/lightdm-prompt.png" ] && keep_png "$W/lightdm-prompt.png" "$KEPT"
-check "the screenshot was taken, under 100 KB" \
-    test -s "$KEPT" -a "$(stat -c %s "$KEPT" 2>/dev/null || echo 0)" -lt 100000
-
-OUT=$(grep -E "Authenticate result|Activating VT|VT_ACTIVATE" "$W/lightdm.out")
-if [ -e /dev/tty0 ]; then
-    check "LightDM never switched the machine's console (VT_ACTIVATE went to /dev/null)" \
-        eval '! grep -q "Activating VT" <<< "$OUT" || grep -q "Inappropriate ioctl" <<< "$OUT"'
-else
-    echo "# no /dev/tty0 here (a container's /dev): no console LightDM could switch, nothing to check"
-fi
+# Whatever the cases above did on LightDM's display, its console switches went to /dev/null.
+console_untouched() {
+    OUT=$(grep -E "Authenticate result|Activating VT|VT_ACTIVATE" "$W/lightdm.out")
+    if [ -e /dev/tty0 ]; then
+        check "LightDM never switched the machine's console (VT_ACTIVATE went to /dev/null)" \
+            eval '! grep -q "Activating VT" <<< "$OUT" || grep -q "Inappropriate ioctl" <<< "$OUT"'
+    else
+        echo "# no /dev/tty0 here (a container's /dev): no console LightDM could switch, nothing to check"
+    fi
+}
+case_ "LightDM and the machine's console" console_untouched
 ldm_stop
 OUT=$(in_ns_pids | while read -r p; do echo "$p $(cat /proc/$p/comm 2>/dev/null)"; done)
 no_live() { ! in_ns_pids | while read -r p; do
