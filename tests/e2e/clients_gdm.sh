@@ -103,7 +103,6 @@ cleanup() {
     return 0
 }
 trap 'cleanup; rm -rf "$T"' EXIT
-trap 'exit 130' INT; trap 'exit 143' TERM; trap 'exit 129' HUP
 
 # =============================================================================================
 # a. the finger logs in (greeter on Wayland: GDM sets PAM_TTY=/dev/tty1 only)

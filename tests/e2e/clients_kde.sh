@@ -119,7 +119,6 @@ cleanup() {
     return 0
 }
 trap 'cleanup; rm -rf "$W" "$T"' EXIT
-trap 'exit 129' HUP; trap 'exit 130' INT; trap 'exit 143' TERM
 
 export DISPLAY=":$XN" XAUTHORITY="$W/xauth"
 SHOT="$W/shot.png"

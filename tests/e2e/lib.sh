@@ -199,8 +199,9 @@ check() {
 # stands alone: it sets up what it needs (its state, its logind, its sensor, its services when
 # only it uses them) on top of the suite's common setup, never from what an earlier case left.
 # Under a filter (TOUCHAUTH_CHECK_FILTER) a case whose checks cannot match is skipped whole
-# (none of its steps run): it runs when the filter matches NAME, or a line of its text or a
-# double-quoted string on one, which is where its check names are written. Its text: FN's and
+# (none of its steps run): it runs when the filter matches NAME (then all its checks count), or
+# a line of its text or a double-quoted string on one, which is where its check names are
+# written (then the checks that match count). Its text: FN's and
 # that of every function of the suite FN calls, through any depth (`declare -f`; $CASE there
 # read as NAME, $1... as ARGS; lib.sh's own functions left out). A name made at run time of
 # other variables ("$kind state -> ...", "$label: ...") is found by its literal part, or by the
@@ -223,7 +224,11 @@ case_() {
         [ "$hit" = 1 ] || return 0
     fi
     echo "# $name"
-    CASE=$name "$fn" "$@"
+    if [ -n "${TOUCHAUTH_CHECK_FILTER:-}" ] && [[ $name =~ $TOUCHAUTH_CHECK_FILTER ]]; then
+        TOUCHAUTH_CHECK_FILTER="" CASE=$name "$fn" "$@"  # picked by its name: every check of it
+    else
+        CASE=$name "$fn" "$@"
+    fi
 }
 # case_text FN: FN's text and that of the suite's functions it calls (not lib.sh's: LIB_FUNCTIONS).
 case_text() {

@@ -21,7 +21,6 @@ password_unlock() {
     return 0
 }
 trap 'password_unlock; syslog_stop; rm -rf "$T" "$S"' EXIT
-trap 'exit 129' HUP; trap 'exit 130' INT; trap 'exit 143' TERM
 password_unlock  # (a run killed with SIGKILL skips every trap: the next run repairs)
 write_config "$T/touchauth.conf" "state_dir=$STATE"
 ARGS="config=$T/touchauth.conf helper=$HELPER debug"

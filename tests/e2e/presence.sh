@@ -190,7 +190,6 @@ cleanup() {
     return 0
 }
 trap 'cleanup; rm -rf "$W" "$T"' EXIT
-trap 'exit 130' INT; trap 'exit 143' TERM; trap 'exit 129' HUP   # the EXIT trap runs then too
 
 shell_as() {  # an interactive shell of user $1, nothing inherited (no SSH_*, no DISPLAY)
     echo "setpriv --reuid=$1 --regid=$1 --init-groups env -i HOME=$W/u TERM=screen" \

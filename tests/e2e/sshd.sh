@@ -70,7 +70,6 @@ cleanup() {
     rm -rf "$T" "$W"
 }
 trap cleanup EXIT
-trap 'exit 1' INT TERM HUP
 
 # Two free ports on both loopback addresses (the second one's connections get MaxAuthTries 2).
 OUT=$(cat /proc/net/if_inet6 2>&1)

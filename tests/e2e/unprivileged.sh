@@ -58,7 +58,6 @@ password_unlock() {
     return 0
 }
 trap 'password_unlock; tm kill-server 2>/dev/null; [ -n "$NSPID" ] && kill "$NSPID" 2>/dev/null; syslog_stop; rm -rf "$W" "$T"' EXIT
-trap 'exit 129' HUP; trap 'exit 130' INT; trap 'exit 143' TERM
 
 # The namespace: a sleeper holds it; `ns CMD...` runs a command inside it (nsenter).
 # Where another run already serves /dev/log, ours is bound over it in here (as in_syslog_ns does).
