@@ -14,6 +14,10 @@
 # fp_device_open, so no socket = never armed. Run: TOUCHAUTH_E2E_USER=NAME bash THIS.
 source "$(dirname "$0")/lib.sh"
 source "$E2E/clients/locker_x11.sh"
+# keep_shot NAME: the screenshot $W/NAME.png for docs/ kept (keep_png) in $T, or with
+# TOUCHAUTH_SCREENSHOTS=DIR there (a test run never writes into the checkout by itself); KEPT:
+# where it went (not SHOT: the X kit's screenshot, clients/locker_x11.sh).
+keep_shot() { KEPT="${TOUCHAUTH_SCREENSHOTS:-$T}/$1.png"; [ ! -s "$W/$1.png" ] || keep_png "$W/$1.png" "$KEPT"; }
 source "$E2E/clients/locker_wayland.sh"
 STARTED=$(date +%s)
 OUT=""
@@ -127,7 +131,6 @@ cleanup() {
     return 0
 }
 trap 'cleanup; rm -rf "$W" "$T"' EXIT
-trap 'exit 129' HUP; trap 'exit 130' INT; trap 'exit 143' TERM
 
 unshare -m sh -c 'mount --bind "$1" /etc/pam.d && mount --bind "$2" /etc/security &&
     mount --bind "$3" /run/systemd && exec sleep 100000' sh "$W/pam.d" "$W/etc-security" "$W/rs" &
@@ -207,6 +210,10 @@ still_locked() { [ ! -e "$W/u/rc" ] && [ -n "$VLOCK" ] && ! gone "$VLOCK"; }
 type_password() { tm send-keys -t t -l "$TPASS"; tm send-keys -t t Enter; }
 
 echo "# Debian's vlock: vlock-main is setuid root, so PAM runs with euid 0"
+# vlock_helper: HPID, vlock-main's helper, and its status lines for a failed check (helper_status).
+vlock_helper() { HPID=$([ -n "$VLOCK" ] && pgrep -P "$VLOCK" -x touchauth); helper_status "$HPID"; }
+# touch_then_screen: the user's finger at the sensor, then OUT is the terminal's screen.
+touch_then_screen() { python3 "$E2E/vsensor.py" "$SOCK" "$FINGER" > /dev/null; OUT=$(screen); }
 vlock_root_finger() {
     conf "$SUID"
     vlock_terminal
@@ -217,12 +224,10 @@ vlock_root_finger() {
     check "vlock: Enter at the locked screen -> our prompt and the Enter/typing hint in the terminal" \
         eval 'has "$PROMPT" && has "$HINT"'
     check "...the sensor is armed" armed
-    HPID=$([ -n "$VLOCK" ] && pgrep -P "$VLOCK" -x touchauth)
-    helper_status "$HPID"
+    vlock_helper
     # The module's setuid(0) for a host with euid 0 (as under sudo): no setuid helper needed.
     check "...its helper (child of vlock-main) runs as root through and through: Uid 0 0 0 0" uid_line 0 0 0 0
-    python3 "$E2E/vsensor.py" "$SOCK" "$FINGER" > /dev/null
-    OUT=$(screen)
+    touch_then_screen
     check "vlock: the user's finger -> unlocked (vlock exits 0), no password asked" eval 'unlocked && lacks "Password:"'
 }
 case_ "vlock (setuid vlock-main): the finger" vlock_root_finger
@@ -266,8 +271,7 @@ vlock_root_ctrl_c() {
     wait_for "" "$LOCKED_MSG" 5
     tm send-keys -t t Enter
     wait_for "" "$HINT" 10
-    python3 "$E2E/vsensor.py" "$SOCK" "$FINGER" > /dev/null
-    OUT=$(screen)
+    touch_then_screen
     check "...and the next Enter brings our prompt back: the finger unlocks" unlocked
 }
 case_ "vlock (setuid vlock-main): Ctrl-C, then the finger" vlock_root_ctrl_c
@@ -282,12 +286,10 @@ vlock_user_finger() {
     OUT=$(screen)
     check "vlock as the user: our prompt and hint" eval 'has "$PROMPT" && has "$HINT"'
     check "...the sensor is armed" armed
-    HPID=$([ -n "$VLOCK" ] && pgrep -P "$VLOCK" -x touchauth)
-    helper_status "$HPID"
+    vlock_helper
     OUT+=$'\n'"vlock-main: $([ -n "$VLOCK" ] && grep '^Uid:' "/proc/$VLOCK/status" 2>/dev/null)"
     check "...vlock-main runs as the user, its helper is the setuid one: Uid $TUID 0 0 0" uid_line "$TUID" 0 0 0
-    python3 "$E2E/vsensor.py" "$SOCK" "$FINGER" > /dev/null
-    OUT=$(screen)
+    touch_then_screen
     check "vlock as the user: the user's finger -> unlocked, no password asked" eval 'unlocked && lacks "Password:"'
 }
 case_ "vlock as the user: the finger" vlock_user_finger
@@ -467,10 +469,8 @@ i3lock_finger() {
         eval '[ "$RC" = 0 ] && [ "$(i3_failures)" = 0 ]'
     check "...no strike" test "$(strikes)" = 0
     locker_stop
-    # The screenshot for docs/ (i3lock's 'Verifying'): into $T, or with TOUCHAUTH_SCREENSHOTS=DIR
-    # there; a test run never writes into the checkout by itself.
-    [ -s "$W/i3lock-verifying.png" ] && keep_png "$W/i3lock-verifying.png" "${TOUCHAUTH_SCREENSHOTS:-$T}/i3lock-verifying.png"
-    check "the screenshot of i3lock-verifying was taken" test -s "${TOUCHAUTH_SCREENSHOTS:-$T}/i3lock-verifying.png"
+    keep_shot i3lock-verifying  # (i3lock's 'Verifying')
+    check "the screenshot of i3lock-verifying was taken" test -s "$KEPT"
 }
 case_ "i3lock: a touch before Enter, Enter, the finger" i3lock_finger
 
@@ -625,9 +625,8 @@ swaylock_finger() {
     sl_said
     check "...the user's finger -> unlocked (swaylock exits 0, ${SL_TOUCH_MS} ms after the touch)" test "$RC" = 0
     swaylock_stop
-    # The screenshot for docs/ (swaylock's 'verifying' ring), as i3lock's.
-    [ -s "$W/swaylock-verifying.png" ] && keep_png "$W/swaylock-verifying.png" "${TOUCHAUTH_SCREENSHOTS:-$T}/swaylock-verifying.png"
-    check "the screenshot of swaylock-verifying was taken" test -s "${TOUCHAUTH_SCREENSHOTS:-$T}/swaylock-verifying.png"
+    keep_shot swaylock-verifying  # (swaylock's 'verifying' ring)
+    check "the screenshot of swaylock-verifying was taken" test -s "$KEPT"
 }
 case_ "swaylock: a touch before Enter, Enter, the finger" swaylock_finger
 
@@ -780,13 +779,9 @@ xs_finger() {
     OUT=$(cat "$W/locker.out")
     check "xsecurelock: the user's finger -> unlocked (exits 0)" locker_done 3
     locker_stop
-    # The screenshot for docs/ (xsecurelock with our prompt): into $T, or with
-    # TOUCHAUTH_SCREENSHOTS=DIR (e.g. docs, to renew docs/locker-prompt.png) there; a test run
-    # never writes into the checkout by itself.
-    local kept="${TOUCHAUTH_SCREENSHOTS:-$T}/locker-prompt.png"
-    [ -s "$W/locker-prompt.png" ] && keep_png "$W/locker-prompt.png" "$kept"
+    keep_shot locker-prompt  # (xsecurelock with our prompt: TOUCHAUTH_SCREENSHOTS=docs renews docs/locker-prompt.png)
     check "the screenshot was taken, under 100 KB" \
-        test -s "$kept" -a "$(stat -c %s "$kept" 2>/dev/null || echo 0)" -lt 100000
+        test -s "$KEPT" -a "$(stat -c %s "$KEPT" 2>/dev/null || echo 0)" -lt 100000
 }
 case_ "xsecurelock with XSECURELOCK_NO_PAM_RHOST=1: the finger" xs_finger
 
