@@ -30,7 +30,7 @@ suites() {
     $f fuzz-c exact 30 "fuzz: the shim's reply and option parsers, the keyring rule's stack scan (libFuzzer, ASan+UBSan)" pam/fuzz/run.sh
     $f fuzz-swift exact 30 "fuzz: the helper's config, request, state and armed-request decoders (Swift libFuzzer, ASan)" tests/fuzz/run.sh
     $f core checks 5 "e2e: core flow (virtual sensor, pam_unix, pamtester)" tests/e2e/core_flow.sh
-    $f readers counted 8 "e2e: the readers at hand (two virtual readers, a closed lid, a removable port, one unplugged)" tests/e2e/readers.sh
+    $f readers checks 8 "e2e: the readers at hand (two virtual readers, a closed lid, a removable port, one unplugged)" tests/e2e/readers.sh
     $f usb checks 50 "e2e: real USB readers under umockdev (libfprint's elanmoc driver, its recorded traffic replayed: the port from sysfs, two readers on two buses, the lid, a reader that cannot be opened, a match and a stranger through the helper, unplugged and plugged in again)" tests/e2e/usb.sh
     $f lockout checks 160 "e2e: strikes, lockout, trust rules, state store (acct_mgmt, parallel, kill -9)" tests/e2e/lockout.sh
     $f stacks checks 15 "e2e: only a succeeded password lifts the lockout, whatever the stack (Fedora's substack, the word anywhere, pam-auth-update with libpam-fprintd's profile)" tests/e2e/stacks.sh
