@@ -17,6 +17,8 @@ enum {
 	STARTS_SESSION = 1 << 2, /* POLICY.md#the-login-keyring, decision 0030 */
 	PASSWORD_ONLY = 1 << 3,	 /* POLICY.md#gdms-two-conversations: the finger's is beside */
 	HIDES_INFO = 1 << 4,	 /* POLICY.md#gdms-two-conversations: info lines become its hint */
+	AGENT_LINE =
+	    1 << 5, /* POLICY.md#polkit-agents: agent.h, when the host is polkit's helper */
 };
 
 static const struct client {
@@ -34,6 +36,7 @@ static const struct client {
 	{ "gdm-fingerprint", HOST_OTHER, STARTS_SESSION | HIDES_INFO },
 	{ "sddm", HOST_OTHER, STARTS_SESSION },
 	{ "kde", HOST_OTHER, PASSWORD_ONLY }, /* Plasma's lock screen, kde-fingerprint beside it */
+	{ "polkit-1", HOST_OTHER, AGENT_LINE }, /* polkit-agent-helper-1 */
 	{ "sudo", HOST_SUDO, 0 },
 	{ "sudo-i", HOST_SUDO, 0 }, /* sudo -i */
 	{ "doas", HOST_DOAS, 0 },
@@ -90,6 +93,11 @@ int client_password_only(const char *service)
 int client_hides_info(const char *service)
 {
 	return has(service, HIDES_INFO);
+}
+
+int client_agent_helper(const char *service)
+{
+	return has(service, AGENT_LINE);
 }
 
 enum client_host client_host(const char *service)

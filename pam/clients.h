@@ -55,6 +55,12 @@ int client_password_only(const char *service);
 int client_hides_info(const char *service);
 
 /* The hosts whose own argv says what a touch approves (approval.c). */
+/*
+ * The service polkit's agent helper runs (polkit-1): when the host is that
+ * helper (agent.h checks), its stdin and stdout are the agent's line protocol.
+ */
+int client_agent_helper(const char *service);
+
 enum client_host {
 	HOST_OTHER, /* unknown: the per-service reason only */
 	HOST_SUDO,  /* sudo, sudo -i (service sudo-i), sudoedit */

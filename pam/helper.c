@@ -25,8 +25,11 @@
 
 static int build_request(pam_handle_t *pamh, const struct helper_call *call, struct request *r)
 {
-	switch (
-	    request_begin(r, call->user, call->service, call->term != NULL && call->term->offer)) {
+	enum request_fallback fallback = call->agent != NULL			   ? FALLBACK_FIELD
+					 : call->term != NULL && call->term->offer ? FALLBACK_ENTER
+										   : FALLBACK_NONE;
+
+	switch (request_begin(r, call->user, call->service, fallback)) {
 	case REQUEST_BAD_USER:
 		pam_syslog(pamh, LOG_ERR, "user name does not fit the protocol");
 		return PAM_SYSTEM_ERR;
@@ -168,6 +171,22 @@ static enum ta_outcome prompt_ended(pam_handle_t *pamh, struct terminal *term, s
 	return TA_OUTCOME_COUNT;
 }
 
+/* The agent's answer line (agent.h): the outcome that ends the prompt, or TA_OUTCOME_COUNT. */
+static enum ta_outcome agent_ended(struct agent *agent, short events)
+{
+	if (!(events & (POLLIN | POLLHUP | POLLERR | POLLNVAL)))
+		return TA_OUTCOME_COUNT;
+	switch (agent_read(agent)) {
+	case AGENT_ANSWERED:
+		return TA_USER_FALLBACK; /* typed and sent: the sensor stops now */
+	case AGENT_GONE:
+		return TA_SYSTEM_CANCEL; /* the dialog went away */
+	case AGENT_MORE:
+	default:
+		return TA_OUTCOME_COUNT;
+	}
+}
+
 /* Feed n bytes of the reply, relaying each message: PAM_SUCCESS, or a protocol error logged. */
 static int feed_reply(pam_handle_t *pamh, struct reply_parser *parser, const char *buf, size_t n)
 {
@@ -206,18 +225,22 @@ static int feed_reply(pam_handle_t *pamh, struct reply_parser *parser, const cha
  * (then it is killed).
  */
 static int read_reply(pam_handle_t *pamh, int fd, const struct timespec *deadline,
-		      struct reply_parser *parser, struct terminal *term, enum ta_outcome *by_user,
-		      int *eof)
+		      struct reply_parser *parser, const struct helper_call *call,
+		      enum ta_outcome *by_user, int *eof)
 {
+	struct terminal *term = call->term;
 	char buf[4096];
 
 	*eof = 0;
 	for (;;) {
-		/* The terminal and the held signals are watched beside the reply. */
-		struct pollfd pfd[3] = { { .fd = fd, .events = POLLIN },
-					 { .fd = term != NULL ? term->fd : -1, .events = POLLIN },
-					 { .fd = term != NULL ? term->stop_fd : -1,
-					   .events = POLLIN } };
+		/* The terminal, the held signals and the agent's line are watched beside the reply.
+		 */
+		struct pollfd pfd[4] = {
+			{ .fd = fd, .events = POLLIN },
+			{ .fd = term != NULL ? term->fd : -1, .events = POLLIN },
+			{ .fd = term != NULL ? term->stop_fd : -1, .events = POLLIN },
+			{ .fd = call->agent != NULL ? call->agent->in_fd : -1, .events = POLLIN }
+		};
 		int ms = ms_left(deadline), retval;
 		ssize_t n;
 
@@ -225,13 +248,15 @@ static int read_reply(pam_handle_t *pamh, int fd, const struct timespec *deadlin
 			pam_syslog(pamh, LOG_ERR, "helper timed out");
 			return PAM_AUTHINFO_UNAVAIL;
 		}
-		if (poll(pfd, 3, ms) < 0) {
+		if (poll(pfd, 4, ms) < 0) {
 			if (errno == EINTR)
 				continue;
 			pam_syslog(pamh, LOG_ERR, "poll: %m");
 			return PAM_SYSTEM_ERR;
 		}
 		*by_user = prompt_ended(pamh, term, pfd[1].revents, pfd[2].revents);
+		if (*by_user == TA_OUTCOME_COUNT && call->agent != NULL)
+			*by_user = agent_ended(call->agent, pfd[3].revents);
 		if (*by_user != TA_OUTCOME_COUNT)
 			return PAM_SUCCESS;
 		if (!(pfd[0].revents & (POLLIN | POLLHUP | POLLERR | POLLNVAL)))
@@ -327,8 +352,7 @@ static int converse(pam_handle_t *pamh, const struct helper_call *call, struct s
 	sp->to_child = -1;
 	written = retval == PAM_SUCCESS;
 	if (written)
-		retval =
-		    read_reply(pamh, sp->from_child, deadline, &parser, call->term, &by_user, &eof);
+		retval = read_reply(pamh, sp->from_child, deadline, &parser, call, &by_user, &eof);
 	if (!eof)
 		return stop_early(pamh, sp->pid, written, by_user, retval, outcome);
 	return finish(pamh, sp->pid, deadline, &parser, retval, outcome, strikes, call->seen);

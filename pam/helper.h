@@ -8,6 +8,7 @@
 
 #include <security/pam_modules.h>
 
+#include "agent.h"
 #include "approval.h"
 #include "options.h"
 #include "protocol.h"
@@ -33,6 +34,7 @@ struct helper_call {
 	const struct approval *approval; /* what the touch approves, or NULL */
 	const char *display;		 /* the request's X display (PAM_XDISPLAY), or NULL */
 	struct helper_seen *seen;	 /* when not NULL: filled in for the audit line */
+	struct agent *agent; /* the polkit agent's line the shim owns (agent_ask done), or NULL */
 };
 
 /* For the audit line: the helper's pid (0: none started) and the reply's `overlap` pid (0: none).
@@ -46,7 +48,9 @@ struct helper_seen {
  * call->term, when not NULL: its keys
  * end the prompt: the helper is killed and reaped, *outcome is userFallback
  * (Enter, or the first typed byte: term->typing tells) or userCancel, and the
- * return is PAM_SUCCESS.  The caller restores the terminal.
+ * return is PAM_SUCCESS.  The caller restores the terminal.  call->agent, when
+ * not NULL: its whole answer line ends the prompt the same way (userFallback;
+ * the agent gone: systemCancel), the answer left in call->agent.
  *
  * Always sets *outcome.  Returns PAM_SUCCESS when *outcome comes from a
  * well-formed reply and exit status 0; otherwise a PAM error code, the reason

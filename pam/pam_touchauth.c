@@ -23,6 +23,7 @@
 #include <security/pam_ext.h>
 #include <security/pam_modules.h>
 
+#include "agent.h"
 #include "approval.h"
 #include "clients.h"
 #include "helper.h"
@@ -72,10 +73,34 @@ struct verdict {
  * try_first_pass).  The terminal comes back in its saved mode on every path,
  * after the helper is reaped.
  */
+/*
+ * The answer a polkit agent's field gave (agent.h), after the audit line:
+ * typed, it becomes PAM_AUTHTOK for the next module; empty, the next module
+ * asks.  A prompt that ended without one (wrong fingers, the timeout, the
+ * helper's lockout) waits for it as the password module's own question
+ * would, so the field keeps what the person types and no second request
+ * empties it.  After a match the request is left unanswered: the agent hears
+ * SUCCESS.
+ */
+static void agent_answer(pam_handle_t *pamh, struct agent *agent, enum ta_outcome outcome)
+{
+	if (!agent->asked || outcome == TA_SUCCESS)
+		return;
+	if (agent_wait(agent) == AGENT_ANSWERED && agent->len > 0 &&
+	    pam_set_item(pamh, PAM_AUTHTOK, agent->answer) != PAM_SUCCESS)
+		pam_syslog(pamh, LOG_ERR, "cannot hand the typed password on");
+	agent_clear(agent);
+}
+
 static struct verdict verify(pam_handle_t *pamh, struct helper_call *call, struct terminal *term,
 			     enum terminal_use use, struct held_signals *held)
 {
 	struct verdict v = { .outcome = TA_SYSTEM_CANCEL, .strikes = -1, .signalled = 0 };
+
+	/* A polkit agent's field, beside the finger (agent.h); an empty fallback_title: none. */
+	if (call->agent != NULL &&
+	    (call->opts->fallback_title[0] == '\0' || agent_ask(pamh, call->agent) != 0))
+		call->agent = NULL;
 
 	if (use == TERMINAL_OWNED) {
 		term->offer = call->opts->fallback_title[0] != '\0';
@@ -218,6 +243,7 @@ struct attempt {
 	int argc;
 	const char **argv;
 	struct terminal term;
+	struct agent agent; /* polkit's agent line, when the host is its helper */
 	struct held_signals held;
 	struct verdict v;
 	struct helper_seen seen; /* the helper's pid and the request it overlapped, if any */
@@ -326,7 +352,8 @@ static int finger(pam_handle_t *pamh, struct attempt *a)
 
 	if (keeps_keyring(pamh, &a->opts, a->user, a->service))
 		return GO_PASSWORD;
-	presence = presence_decide(pamh, &a->opts, a->service, a->uid, &a->term);
+	presence =
+	    presence_decide(pamh, &a->opts, a->service, a->uid, agent_host(a->service), &a->term);
 	if (presence.refusal != NULL) {
 		if (a->opts.debug)
 			pam_syslog(pamh, LOG_DEBUG, "%s", presence.refusal);
@@ -353,6 +380,7 @@ static int finger(pam_handle_t *pamh, struct attempt *a)
 				     .argv = a->argv,
 				     .one_message = client_keeps_one_message(a->service),
 				     .display = display_of(pamh),
+				     .agent = presence.agent_line ? &a->agent : NULL,
 				     .seen = &a->seen };
 	/* What the touch approves, from the host's own argv (approval.h). */
 	if (a->opts.show_command && approval_read(client_host(a->service), a->user, &approval) == 0)
@@ -410,10 +438,15 @@ PAM_EXTERN int pam_sm_authenticate(pam_handle_t *pamh, int flags, int argc, cons
 	if (!prints)
 		return PAM_AUTHINFO_UNAVAIL;
 	terminal_init(&a.term);
+	agent_init(&a.agent);
 	go = locker_first(pamh, &a, prints);
 	if (go == GO_FINGER)
 		go = finger(pamh, &a);
-	return go == GO_AUDIT ? audit(pamh, &a) : PAM_AUTHINFO_UNAVAIL;
+	if (go != GO_AUDIT)
+		return PAM_AUTHINFO_UNAVAIL;
+	retval = audit(pamh, &a);
+	agent_answer(pamh, &a.agent, a.v.outcome);
+	return retval;
 }
 
 /*

@@ -27,13 +27,13 @@ static const char *const ssh_vars[] = { "SSH_CONNECTION", "SSH_CLIENT", "SSH_TTY
 #define NSSH_VARS   (sizeof(ssh_vars) / sizeof(ssh_vars[0]))
 #define ENVIRON_MAX (128 * 1024)
 
-static int ssh_in_environ_file(void)
+static int ssh_in_environ_file(const char *path)
 {
 	char *buf;
 	size_t len = 0;
 	int fd, found = 0;
 
-	fd = open("/proc/self/environ", O_RDONLY | O_CLOEXEC);
+	fd = open(path, O_RDONLY | O_CLOEXEC);
 	if (fd < 0)
 		return 0;
 	buf = malloc(ENVIRON_MAX + 1);
@@ -62,13 +62,23 @@ static int ssh_in_environ_file(void)
 	return found;
 }
 
-static int ssh_session(pam_handle_t *pamh)
+/*
+ * AGENT: the host is polkit's agent helper, started with an empty environment
+ * by its agent (agent.h); the agent's own (its parent: pkexec's text agent,
+ * pkttyagent) is read too.
+ */
+static int ssh_session(pam_handle_t *pamh, int agent)
 {
+	char parent[64];
+
 	for (size_t i = 0; i < NSSH_VARS; i++) {
 		if (pam_getenv(pamh, ssh_vars[i]) != NULL || getenv(ssh_vars[i]) != NULL)
 			return 1;
 	}
-	return ssh_in_environ_file();
+	if (ssh_in_environ_file("/proc/self/environ"))
+		return 1;
+	snprintf(parent, sizeof(parent), "/proc/%d/environ", (int)getppid());
+	return agent && ssh_in_environ_file(parent);
 }
 
 static const char *item(pam_handle_t *pamh, int type)
@@ -125,6 +135,8 @@ struct screen {
 	int display_item;
 	/* A screen shows the conversation: a display item, or a local active graphical session. */
 	int display;
+	/* Outside any session, the caller's user sits at a local active graphical session. */
+	int user_display;
 };
 
 /*
@@ -256,14 +268,16 @@ static const char *session_check(pam_handle_t *pamh, const struct sd *sd, struct
 			   ? NULL
 			   : "virtual console not the one on screen (/sys/class/tty/tty0/active)";
 	/* Not a display by itself: someone must still answer (nobody_to_answer). */
-	if (user_at_display(sd))
+	if (user_at_display(sd)) {
+		p->user_display = 1;
 		return NULL;
+	}
 	return "outside any session, not on a virtual console or a greeter's display (logind)";
 }
 
 /* The network rule, then (where logind runs) the session rule; fills *screen. */
 static const char *network_or_session(pam_handle_t *pamh, const char *service, int logind,
-				      struct screen *screen)
+				      int agent, struct screen *screen)
 {
 	const char *tty = item(pamh, PAM_TTY);
 	struct sd sd;
@@ -277,7 +291,7 @@ static const char *network_or_session(pam_handle_t *pamh, const char *service, i
 		return "remote session (PAM_RHOST is set)";
 	if (strcmp(service, "sshd") == 0)
 		return "remote session (the sshd service)";
-	if (ssh_session(pamh))
+	if (ssh_session(pamh, agent))
 		return "remote session (SSH_* in the PAM or process environment)";
 	if (!logind)
 		return NULL;
@@ -319,10 +333,10 @@ static const char *nobody_to_answer(const struct config_values *opts, const char
 }
 
 struct presence presence_decide(pam_handle_t *pamh, const struct config_values *opts,
-				const char *service, uid_t uid, struct terminal *term)
+				const char *service, uid_t uid, int agent, struct terminal *term)
 {
 	struct presence p = { .refusal = NULL, .use = TERMINAL_NONE };
-	struct screen screen = { 0, 0 };
+	struct screen screen = { 0, 0, 0 };
 	int logind;
 
 	/* The user's switch: one lstat, before the network and session rules' reads. */
@@ -331,10 +345,14 @@ struct presence presence_decide(pam_handle_t *pamh, const struct config_values *
 		return p;
 	}
 	logind = logind_running("");
-	p.refusal = network_or_session(pamh, service, logind, &screen);
+	p.refusal = network_or_session(pamh, service, logind, agent, &screen);
 	if (p.refusal != NULL || client_asks_first(service))
 		return p; /* a locker asked first: the answer is the person's (TERMINAL_NONE) */
-	p.use = screen.display_item ? TERMINAL_NONE : terminal_open(term);
+	p.use = screen.display_item ? TERMINAL_NONE : terminal_open_for(term, agent);
+	/* A polkit agent's dialog (no terminal) is on the screen of the user at the seat. */
+	if (agent && p.use == TERMINAL_NONE && screen.user_display)
+		screen.display = 1;
+	p.agent_line = agent && p.use == TERMINAL_NONE;
 	p.refusal = nobody_to_answer(opts, service, logind, &screen, p.use);
 	if (p.refusal != NULL)
 		terminal_close(term);

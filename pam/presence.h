@@ -21,6 +21,8 @@ struct presence {
 	const char *refusal;
 	/* The terminal found; TERMINAL_OWNED: its keys are the prompt's. */
 	enum terminal_use use;
+	/* The prompt owns polkit's agent line (agent.h): a dialog with its password field. */
+	int agent_line;
 };
 
 /*
@@ -33,11 +35,16 @@ struct presence {
  *      locker that reads the password first (clients.h) the answer to the
  *      module's own question (pam_touchauth.c), and no terminal is opened;
  *   5. without logind, a terminal counts only with terminal_without_logind.
+ * AGENT: the host is polkit's agent helper (agent.h).  Its terminal, if it is
+ * in that terminal's foreground, is the text agent's; without one, the
+ * agent's dialog is on the screen of a user who sits at a local, active
+ * graphical session (the session rule's user_at_display), where GNOME and KDE
+ * run their agents outside the session.
  * The lid is the helper's (Readers.swift): only it knows which reader is
  * inside.  TERM is opened by rule 5 and left open when nothing refuses; on a
  * refusal it is closed again.
  */
 struct presence presence_decide(pam_handle_t *pamh, const struct config_values *opts,
-				const char *service, uid_t uid, struct terminal *term);
+				const char *service, uid_t uid, int agent, struct terminal *term);
 
 #endif /* TOUCHAUTH_PRESENCE_H */

@@ -61,7 +61,7 @@ static int append_line(struct request *r, const char *prefix, const char *value)
 }
 
 enum request_error request_begin(struct request *r, const char *user, const char *service,
-				 int offer_enter)
+				 enum request_fallback fallback)
 {
 	r->len = 0;
 	r->nargs = 0;
@@ -70,7 +70,10 @@ enum request_error request_begin(struct request *r, const char *user, const char
 	if (append_line(r, "service ", service) != 0)
 		return REQUEST_BAD_SERVICE;
 	/* So the helper's hint names only a key we really take. */
-	(void)append_line(r, "fallback ", offer_enter ? "enter" : "none");
+	(void)append_line(r, "fallback ",
+			  fallback == FALLBACK_ENTER   ? "enter"
+			  : fallback == FALLBACK_FIELD ? "field"
+						       : "none");
 	return REQUEST_OK;
 }
 

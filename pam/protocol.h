@@ -22,11 +22,17 @@ enum request_error { REQUEST_OK, REQUEST_BAD_USER, REQUEST_BAD_SERVICE };
 
 /*
  * The header, user, service and fallback lines ("enter" when the shim reads
- * Enter from a terminal, otherwise "none").  A user or service name with a
- * control byte, or too long for a line, is refused: nothing usable is left.
+ * Enter from a terminal, "field" beside a polkit agent's field, otherwise "none").  A user or
+ * service name with a control byte, or too long for a line, is refused: nothing usable is left.
  */
+enum request_fallback {
+	FALLBACK_NONE,	/* no key: the timeout or the wrong fingers */
+	FALLBACK_ENTER, /* the terminal the shim owns: Enter or typing */
+	FALLBACK_FIELD, /* a polkit agent's password field beside the prompt (agent.h) */
+};
+
 enum request_error request_begin(struct request *r, const char *user, const char *service,
-				 int offer_enter);
+				 enum request_fallback fallback);
 
 /* One "arg" line: 0, or -1 (left out) for a control byte, a line too long, or one too many. */
 int request_arg(struct request *r, const char *arg);

@@ -70,6 +70,11 @@ void signals_release(struct held_signals *h)
 
 enum terminal_use terminal_open(struct terminal *t)
 {
+	return terminal_open_for(t, 0);
+}
+
+enum terminal_use terminal_open_for(struct terminal *t, int stdin_is_agent)
+{
 	int fd;
 
 	/* Our own file description: O_NONBLOCK here changes nobody else's. */
@@ -77,8 +82,10 @@ enum terminal_use terminal_open(struct terminal *t)
 	if (fd < 0)
 		return TERMINAL_NONE; /* no controlling terminal: GDM, polkit, a daemon */
 	/* A background job cannot read its terminal; and if stdin is not a terminal
-	 * (sudo -S, `echo pw | prog`), the input comes from a program, not a person. */
-	if (tcgetpgrp(fd) != getpgrp() || !isatty(STDIN_FILENO) || tcgetattr(fd, &t->saved) != 0) {
+	 * (sudo -S, `echo pw | prog`), the input comes from a program, not a person,
+	 * unless it is polkit's text agent's line (agent.h), which reads this terminal. */
+	if (tcgetpgrp(fd) != getpgrp() || (!isatty(STDIN_FILENO) && !stdin_is_agent) ||
+	    tcgetattr(fd, &t->saved) != 0) {
 		close(fd);
 		return TERMINAL_NOBODY;
 	}

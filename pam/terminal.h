@@ -82,6 +82,13 @@ void terminal_init(struct terminal *t);
  */
 enum terminal_use terminal_open(struct terminal *t);
 
+/*
+ * The same for polkit's agent helper (agent.h): with STDIN_IS_AGENT its stdin
+ * is the agent's pipe, and the terminal is still a person's when the helper is
+ * in its foreground (pkttyagent, run0: the agent reads that terminal).
+ */
+enum terminal_use terminal_open_for(struct terminal *t, int stdin_is_agent);
+
 /* The terminal's width in columns (TIOCGWINSZ), or 0 when it does not say. */
 int terminal_columns(const struct terminal *t);
 

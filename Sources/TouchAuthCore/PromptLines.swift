@@ -7,7 +7,8 @@
 public struct PromptLines: Equatable, Sendable {
     /// How the finger's line and the fallback hint are laid out.
     public enum Layout: Equatable, Sendable {
-        /// No `fallback_title`: the finger's line alone.
+        /// No `fallback_title`, or a polkit dialog's password field beside the prompt (the field
+        /// is the way to the password): the finger's line alone.
         case promptOnly
         /// The shim takes Enter (a terminal it owns): the finger's line, then the key's hint.
         case keyHintAfter
@@ -34,7 +35,7 @@ public struct PromptLines: Equatable, Sendable {
         }
         // The hint never promises a key the shim does not take.
         layout =
-            if title.isEmpty { .promptOnly }
+            if title.isEmpty || request.fallback == .field { .promptOnly }
             else if request.fallback == .enter { .keyHintAfter }
             else if request.fallback == .noKey && request.oneMessage { .oneLine }
             else { .hintFirst }

@@ -45,6 +45,9 @@ public struct Request: Equatable, Sendable {
         case enter
         /// No key (no terminal, or an empty `fallback_title`): the timeout or the wrong fingers.
         case noKey = "none"
+        /// A polkit agent's password field beside the prompt (pam/agent.h): what is typed there
+        /// ends the prompt, so no hint is needed.
+        case field
     }
 
     public init(

@@ -31,6 +31,14 @@ import Testing
     }
 
     @Test(arguments: [false, true])
+    func aPolkitDialogsFieldBesideThePromptNeedsNoHint(_ oneMessage: Bool) {
+        let prompt = lines(fallback: .field, oneMessage: oneMessage)
+        #expect(prompt.layout == .promptOnly)
+        #expect(prompt.opening(place, elapsedMilliseconds: 0) == [place.replyLine])
+        #expect(prompt.shown(.notRecognized, elapsedMilliseconds: 5000) == .error("Not recognized, try again"))
+    }
+
+    @Test(arguments: [false, true])
     func aShimThatTakesEnterHasTheKeysHintAfterTheFingersLine(_ oneMessage: Bool) {
         let prompt = lines(fallback: .enter, oneMessage: oneMessage)
         #expect(prompt.layout == .keyHintAfter)

@@ -71,6 +71,12 @@ import Testing
         #expect(Request(user: "u", service: "s").encoded.contains("\nfallback none\n"))
     }
 
+    @Test func aPolkitDialogsFieldIsItsOwnFallback() throws {
+        let request = Request(user: "u", service: "polkit-1", fallback: .field)
+        #expect(request.encoded.contains("\nfallback field\n"))
+        #expect(try Request.parse(Array(request.encoded.utf8)) == request)
+    }
+
     @Test func theDisplayLineNamesAnXDisplayOnly() throws {
         let head = "touchauth-request 1\nuser alice\nservice xlock\nfallback none\nmessages one\n"
         let text = head + "display localhost:10.0\narg debug\nend\n"

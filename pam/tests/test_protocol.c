@@ -423,6 +423,11 @@ static void check_request(void)
 		   request_is(&r, "touchauth-request 1\nuser bob\nservice login\nfallback "
 				  "none\nend\n")),
 	      "request without Enter", "encode", "fallback not none");
+	check(request_begin(&r, "bob", "polkit-1", FALLBACK_FIELD) == REQUEST_OK &&
+		  (request_end(&r),
+		   request_is(&r, "touchauth-request 1\nuser bob\nservice polkit-1\nfallback "
+				  "field\nend\n")),
+	      "request beside a polkit agent's field", "encode", "fallback not field");
 	check(request_begin(&r, "al\nice", "sudo", 1) == REQUEST_BAD_USER, "request user",
 	      "newline", "accepted");
 	check(request_begin(&r, "alice", "su\x7f", 1) == REQUEST_BAD_SERVICE, "request service",

@@ -23,15 +23,12 @@
 # "Armed" = the virtual driver's socket exists (the helper creates it in fp_device_open; each
 # case removes it first), so "no socket" = the sensor was never armed.
 #
-# Known defect (the report of this test has the proposed patch): the module never offers the
-# finger to polkit-agent-helper-1 under the text agent (the helper's stdin is the agent's pipe:
-# "nobody at a terminal", though pkttyagent reads the terminal the helper is in the foreground
-# of) nor under an agent outside the session (GNOME, KDE: user_at_display passes the session
-# rule but is no display). The checks marked [defect] assert today's behaviour (the password at
-# once, never armed); TOUCHAUTH_E2E_POLKIT_FIXED=1 makes them assert the fixed one (the module
-# owns pkttyagent's terminal as sudo's; the dialog of an agent outside the session is the
-# display when the user sits at a local active graphical session), with the patched module:
-#   TOUCHAUTH_E2E_POLKIT_FIXED=1 MODULE=/path/to/patched/pam_touchauth.so bash ...
+# What the module does there (docs/decisions/0034-the-agent-line-is-the-prompts.md): under an
+# agent without a terminal it owns polkit-agent-helper-1's line to the agent while the prompt is
+# up: it sends the password request itself, so the dialog shows its field at once beside our
+# line, arms the finger, and reads the field's answer (typed: the sensor stops and pam_unix gets
+# it as PAM_AUTHTOK; a match: no answer needed). Under pkttyagent, whose terminal the helper is in
+# the foreground of, it owns that terminal as at sudo (Enter, typing, Ctrl-C).
 #
 # Run: TOUCHAUTH_E2E_USER=touchauth-pk bash tests/e2e/clients_polkit.sh (root; ~12 s).
 source "$(dirname "$0")/../../scripts/lib.sh"
@@ -39,7 +36,6 @@ source "$(dirname "$0")/../../scripts/lib.sh"
 ensure_packages_no_start polkitd pkexec dbus-daemon tmux socat util-linux python3-gi gir1.2-polkit-1.0 libpam-modules || { echo "cannot install polkit's packages"; echo "0 passed, 1 failed"; exit 1; }
 source "$(dirname "$0")/lib.sh"
 STARTED=$(date +%s)
-FIXED=${TOUCHAUTH_E2E_POLKIT_FIXED:-0}
 
 POLKITD=/usr/lib/polkit-1/polkitd
 for tool in tmux unshare nsenter setpriv setsid socat pkexec pkttyagent dbus-daemon python3 \
@@ -285,6 +281,8 @@ say_module() {
 }
 
 PKEXEC="pkexec --disable-internal-agent id -u"
+# What polkitd says for pkexec's action asked of a process (no program named: the action's own).
+PKCHECK_MESSAGE="Authentication is required to run a program as another user"
 TTY_PKEXEC="$W/polkit_tty.sh id -u"
 # polkit 122 (Debian 12) names the program, 126 (Debian 13) the whole command line.
 POLKIT_VERSION=$(dpkg-query -W -f='${Version}' polkitd 2> /dev/null)
@@ -309,19 +307,29 @@ gui_refused() {
     finish
     check "$name -> the password -> pkexec ran id -u as root" ran_as_root
 }
-# gui_offered NAME: the dialog shows the prompt, the sensor is armed, the finger runs the command.
+# requests: how many password requests the dialog got (a second one empties its field).
+requests() { grep -c '^request ' "$W/u/agent.log" 2>/dev/null; }
+# gui_armed NAME [MESSAGE]: the dialog shows the prompt and its password field together, the
+# sensor armed; polkitd's MESSAGE above them (pkexec's header by default).
+gui_armed() {
+    local name=$1 message=${2:-$HEADER} i
+    wait_dialog "info $PROMPT" 10 && wait_dialog "request Password: " 5
+    for i in $(seq 250); do armed && break; sleep 0.02; done
+    view
+    check "$name -> the dialog shows the fingerprint prompt and its password field at once" \
+        eval 'dialog_has "info $PROMPT" && dialog_has "request Password: "'
+    # What the touch approves comes from polkit, not from us (docs/POLICY.md#what-the-touch-approves).
+    check "$name -> ...under what it approves, from polkitd: $message" dialog_has "message $message"
+    check "$name -> the sensor is armed" armed
+}
+# gui_offered NAME: gui_armed, then the finger runs the command with nothing typed.
 gui_offered() {
     local name=$1
-    wait_dialog "info $PROMPT" 10
-    view
-    check "$name -> the dialog shows the fingerprint prompt" dialog_has "info $PROMPT"
-    # What the touch approves comes from polkit, not from us (docs/POLICY.md#what-the-touch-approves).
-    check "$name -> ...under what it approves, from polkitd: $HEADER" dialog_has "message $HEADER"
-    check "$name -> the sensor is armed" armed
+    gui_armed "$name"
     touch_finger
     finish
-    check "$name -> the finger -> pkexec ran id -u as root, no password asked" \
-        eval 'ran_as_root && dialog_lacks "request"'
+    check "$name -> the finger -> pkexec ran id -u as root, nothing typed, one request only" \
+        eval 'ran_as_root && [ "$(requests)" = 1 ] && dialog_has "completed 1"'
     say_dialog
 }
 # tty_refused NAME REASON: pkttyagent asks for the password at once; typed, it runs the command.
@@ -381,7 +389,7 @@ x11_finger() {
     gui_offered "x11 session, agent in it"
     check "(setup) ...polkitd saw a local active session" polkitd_said "subject is in session 7 (local=1 active=1)"
     check "(setup) ...and asked our agent (the rule's AUTH_SELF)" polkitd_said "challenge (implicit_authorization = auth_self)"
-    check "...the dialog showed the hint with the timeout" dialog_has "info [Enter Password] after 8 s"
+    check "...no hint to wait for: the field is the way to the password" dialog_lacks "[Enter Password]"
     check "...the dialog completed, authorized" dialog_has "completed 1"
     check "...the audit line: success" logged "user $TUSER, service polkit-1: success, strikes 0"
     check "...polkitd: authenticated as the user, one shot" \
@@ -390,17 +398,17 @@ x11_finger() {
 }
 case_ "1. x11 session, agent in it: the finger" x11_finger
 
-echo "# 2. the same session, the password: after the timeout (a dialog has no Enter), or 3 wrong fingers"
+echo "# 2. the same session, the password: typed while armed, after the timeout, after 3 wrong fingers"
 x11_timeout() {
     conf "timeout=2"
     fresh_state
     x11_agent
     start "$PKEXEC"
-    wait_dialog "request Password:" 15
+    wait_dialog "error Fingerprint timed out" 15
     view
     check "no finger -> the prompt, then 'Fingerprint timed out', then the password field" \
         eval 'dialog_has "info $PROMPT" && dialog_has "error Fingerprint timed out" && dialog_has "request Password: "'
-    check "no finger -> the hint names the timeout" dialog_has "info [Enter Password] after 2 s"
+    check "no finger -> the field stays: still one request, none after the timeout" eval '[ "$(requests)" = 1 ]'
     check "no finger -> the sensor was armed" armed
     say_dialog
     press "password $TPASS"
@@ -417,13 +425,14 @@ x11_wrong() {
     start "$PKEXEC"
     wait_dialog "info $PROMPT" 10
     python3 "$E2E/vsensor.py" "$SOCK" "SCAN nobody" "SCAN nobody" "SCAN nobody" > /dev/null 2>&1
-    wait_dialog "request Password:" 10
+    wait_dialog "error Fingerprint not recognized" 10
     view
     check "3 wrong fingers -> 'Not recognized, try again' twice, 'Fingerprint not recognized', the password field" \
         eval '[ "$(grep -cxF "error Not recognized, try again" "$W/u/agent.log")" = 2 ] &&
               dialog_has "error Fingerprint not recognized" && dialog_has "request Password: "'
     check "3 wrong fingers -> the audit line: authenticationFailed, strikes 3" \
         logged "service polkit-1: authenticationFailed, strikes 3"
+    check "3 wrong fingers -> the field stays: still one request" eval '[ "$(requests)" = 1 ]' 
     say_dialog
     press "password not the password"
     finish
@@ -432,6 +441,89 @@ x11_wrong() {
     fresh_state
 }
 case_ "2. three wrong fingers, then a wrong password" x11_wrong
+
+# The password typed into the field while the finger is armed: the sensor stops at once, no strike,
+# and pam_unix takes what was typed (PAM_AUTHTOK) with no second request.
+x11_typed() {
+    conf
+    fresh_state
+    x11_agent
+    start "$PKEXEC"
+    gui_armed "typed while armed"
+    local t0
+    t0=$(now_ms)
+    press "password $TPASS"
+    wait_dialog "completed" 10
+    echo "#   the password typed while armed -> dialog completed in $(($(now_ms) - t0)) ms"
+    finish
+    check "typed while armed -> pkexec ran id -u as root, one request only" \
+        eval 'ran_as_root && [ "$(requests)" = 1 ] && dialog_has "completed 1"'
+    check "typed while armed -> the audit line: userFallback, no strike" \
+        logged "user $TUSER, service polkit-1: userFallback, strikes -"
+    check "typed while armed -> no strike on disk" eval '[ "$(strikes)" = 0 ]'
+    check "typed while armed -> no helper left" no_helper_left
+    say_dialog
+}
+case_ "2. the password typed into the field while the finger is armed" x11_typed
+
+# The field sent empty (the dialog's OK with nothing typed): the next module asks, a new request.
+x11_empty() {
+    conf
+    fresh_state
+    x11_agent
+    start "$PKEXEC"
+    gui_armed "sent empty"
+    press "password "
+    local i
+    for i in $(seq 250); do [ "$(requests)" = 2 ] && break; sleep 0.02; done
+    view
+    check "sent empty -> the sensor stops, pam_unix asks: a second request" eval '[ "$(requests)" = 2 ]'
+    check "sent empty -> the audit line: userFallback" logged "service polkit-1: userFallback, strikes -"
+    press "password $TPASS"
+    finish
+    check "sent empty, then the password -> pkexec ran id -u as root" ran_as_root
+}
+case_ "2. the field sent empty: the password module asks again" x11_empty
+
+# How password managers ask (1Password, KeePassXC, Bitwarden): CheckAuthorization with user
+# interaction, from a process of the session; the same dialog, the same finger.
+x11_pkcheck() {
+    conf
+    fresh_state
+    x11_agent
+    start "pkcheck --action-id org.freedesktop.policykit.exec --process \$\$ --allow-user-interaction"
+    gui_armed "pkcheck --allow-user-interaction" "$PKCHECK_MESSAGE"
+    touch_finger
+    finish
+    check "pkcheck --allow-user-interaction -> the finger -> authorized (status 0), nothing typed" \
+        eval 'rc_is 0 && [ "$(requests)" = 1 ] && dialog_has "completed 1"'
+    say_dialog
+}
+case_ "1. pkcheck --allow-user-interaction: the finger" x11_pkcheck
+
+# The field's time: the request sent -> the dialog's field (ms), with our line in the stack and
+# without it (pam_unix alone), the same run. Figures for the note; nothing asserted on them.
+x11_field_time() {
+    conf
+    fresh_state
+    x11_agent
+    local t0 with without
+    t0=$(now_ms); start "$PKEXEC"; wait_dialog "request Password: " 10; with=$(($(now_ms) - t0))
+    check "the field's time: with touchauth, the field came" dialog_has "request Password: "
+    touch_finger
+    finish
+    cp "$T/pam-polkit" "$T/pam-polkit.ours"
+    printf '%s\n' "auth required pam_unix.so nodelay" "account required pam_permit.so" \
+        "session required pam_permit.so" > "$T/pam-polkit"   # in place: the bind mount sees it
+    x11_agent
+    t0=$(now_ms); start "$PKEXEC"; wait_dialog "request Password: " 10; without=$(($(now_ms) - t0))
+    check "the field's time: without touchauth, the field came" dialog_has "request Password: "
+    press "password $TPASS"
+    finish
+    cat "$T/pam-polkit.ours" > "$T/pam-polkit"
+    echo "#   pkexec typed -> the dialog's password field: $with ms with touchauth, $without ms without"
+}
+case_ "1. the field's time, with and without touchauth" x11_field_time
 
 echo "# 3. a locked user: the password at once, the sensor never armed"
 x11_locked() {
@@ -499,13 +591,8 @@ gnome_kde() {
     OUT=$(dialog; cat "$W/agent.err")
     check "(setup) polkitd took the agent for session 7 from outside it (its uid's display)" dialog_has registered
     start "$PKEXEC"
-    if [ "$FIXED" = 1 ]; then
-        gui_offered "GNOME/KDE layout"
-    else
-        # [defect] user_at_display passes the session rule but is no display (presence.c): "nobody
-        # to answer", though the dialog is on the screen of the person at the seat.
-        gui_refused "[defect] GNOME/KDE layout" "nobody at a terminal or a screen to answer"
-    fi
+    # The agent's dialog is on the screen of the user who sits at the seat (presence.c).
+    gui_offered "GNOME/KDE layout"
     check "(setup) ...polkitd saw the local active session" polkitd_said "subject is in session 7 (local=1 active=1)"
     agent_stop
 }
@@ -517,12 +604,9 @@ tty_x11() {
     fresh_state
     in_session7 x11
     start "$TTY_PKEXEC"
-    if [ "$FIXED" = 1 ]; then tty_offered "text agent, x11 session"
-    else
-        # [defect] the helper's controlling terminal is pkexec's and its stdin the agent's pipe: the
-        # terminal rule takes that for "a program types" (sudo -S), though a person answers.
-        tty_refused "[defect] text agent, x11 session" "nobody at a terminal or a screen to answer"
-    fi
+    # The helper's controlling terminal is pkexec's, its stdin the agent's pipe: pkttyagent reads
+    # that terminal, and the module owns it as at sudo (terminal.h, terminal_open_for).
+    tty_offered "text agent, x11 session"
     check "...the text agent's header" eval 'screen_has "==== AUTHENTICATING FOR org.freedesktop.policykit.exec ====" &&
         screen_has "$HEADER" && screen_has "Authenticating as: $TUSER"'
 }
@@ -532,12 +616,10 @@ tty_console() {
     fresh_state
     in_session7 tty
     start "$TTY_PKEXEC"
-    if [ "$FIXED" = 1 ]; then tty_offered "text agent, tty session (a text console)"
-    else tty_refused "[defect] text agent, tty session (a text console)" "nobody at a terminal or a screen to answer"; fi
+    tty_offered "text agent, tty session (a text console)"
 }
 case_ "6. text agent, tty session (a text console)" tty_console
-if [ "$FIXED" = 1 ]; then
-    # The module owns pkttyagent's terminal as sudo's: Enter, typing, Ctrl-C (a byte, ISIG off).
+# The module owns pkttyagent's terminal as sudo's: Enter, typing, Ctrl-C (a byte, ISIG off).
     tty_enter() {
         conf
         fresh_state
@@ -565,13 +647,12 @@ if [ "$FIXED" = 1 ]; then
         say_screen
     }
     case_ "6. text agent: the password typed at the fingerprint prompt" tty_typed
-fi
 tty_ctrl_c() {
     conf
     fresh_state
     in_session7 tty
     start "$TTY_PKEXEC"
-    if [ "$FIXED" = 1 ]; then wait_for pk "Info: $PROMPT" 10; else wait_for pk "Password:" 10; fi
+    wait_for pk "Info: $PROMPT" 10
     tm send-keys -t t:pk C-c
     finish
     # Today Ctrl-C is the terminal's SIGINT for the whole foreground group (status 130); with the
@@ -630,15 +711,14 @@ no_logind_tty() {
         dialog_has "register-failed GDBus.Error:org.freedesktop.PolicyKit1.Error.Failed: Cannot determine session the caller is in"
     agent_stop
     start "$TTY_PKEXEC"
-    if [ "$FIXED" = 1 ]; then tty_offered "no logind, text agent (as sudo in a terminal)"
-    else tty_refused "[defect] no logind, text agent" "nobody at a terminal or a screen to answer"; fi
+    tty_offered "no logind, text agent (as sudo in a terminal: terminal_without_logind = yes)"
     check "(setup) ...polkitd found no session and still asked (the rule's AUTH_SELF)" \
         eval '! polkitd_said "subject is in session" && polkitd_said "challenge (implicit_authorization = auth_self)"'
 }
 case_ "8. no logind, text agent" no_logind_tty
 
 # pkexec clears its environment before its own agent spawns the helper: the helper's start-up
-# environment has no SSH_* even from an ssh login (the fixed module reads its parent's too).
+# environment has no SSH_* even from an ssh login: the module reads its parent's (the agent's) too.
 no_logind_ssh() {
     conf
     fresh_state
@@ -646,8 +726,7 @@ no_logind_ssh() {
     start "env SSH_CONNECTION='203.0.113.9 50000 192.0.2.1 22' pkexec id -u"
     wait_for pk "Password:" 10
     view
-    if [ "$FIXED" = 1 ]; then WHY="remote session (SSH_* in the PAM or process environment)"
-    else WHY="nobody at a terminal or a screen to answer"; fi
+    WHY="remote session (SSH_* in the PAM or process environment)"
     check "no logind, SSH_CONNECTION in pkexec's environment, its own agent -> the password at once, never armed" \
         eval 'screen_has "Password:" && screen_lacks "$PROMPT" && never_armed'
     check "...the module logged why: $WHY" logged "$WHY"
@@ -664,19 +743,11 @@ own_agent() {
     fresh_state
     in_session7 x11
     start "pkexec id -u"
-    if [ "$FIXED" = 1 ]; then
-        wait_for pk "Info: $PROMPT" 10
-        view
-        check "pkexec's own agent -> the fingerprint prompt, armed" eval 'screen_has "Info: $PROMPT" && armed'
-        touch_finger
-        ANSWER="the finger"
-    else
-        wait_for pk "Password:" 10
-        view
-        check "[defect] pkexec's own agent -> the password at once, never armed" eval 'screen_has "Password:" && never_armed'
-        tm send-keys -t t:pk -l "$TPASS"; tm send-keys -t t:pk Enter
-        ANSWER="the right password"
-    fi
+    wait_for pk "Info: $PROMPT" 10
+    view
+    check "pkexec's own agent -> the fingerprint prompt, armed" eval 'screen_has "Info: $PROMPT" && armed'
+    touch_finger
+    ANSWER="the finger"
     finish
     if dpkg --compare-versions "${POLKIT_VERSION:-0}" ge 125; then
         # polkit 125 (f93c746) matches the agent's response to its session whatever its creator.
