@@ -466,6 +466,23 @@ x11_typed() {
 }
 case_ "2. the password typed into the field while the finger is armed" x11_typed
 
+# A wrong password typed while armed: the field's answer is only ever a password for pam_unix,
+# never a verdict of ours.
+x11_typed_wrong() {
+    conf
+    fresh_state
+    x11_agent
+    start "$PKEXEC"
+    gui_armed "a wrong password typed while armed"
+    press "password not the password"
+    finish
+    check "a wrong password typed while armed -> nothing ran, pkexec: Not authorized (status 127)" \
+        eval 'not_ran && screen_has "Error executing command as another user: Not authorized" && rc_is 127'
+    check "...the audit line: userFallback (the sensor stopped), then pam_unix refused" \
+        eval 'logged "service polkit-1: userFallback, strikes -" && ! logged "service polkit-1: success"'
+}
+case_ "2. a wrong password typed while armed" x11_typed_wrong
+
 # The field sent empty (the dialog's OK with nothing typed): the next module asks, a new request.
 x11_empty() {
     conf
@@ -716,6 +733,27 @@ no_logind_tty() {
         eval '! polkitd_said "subject is in session" && polkitd_said "challenge (implicit_authorization = auth_self)"'
 }
 case_ "8. no logind, text agent" no_logind_tty
+
+# An agent with no terminal registered for pkexec's parent process (as an agent must where no
+# logind tells sessions): without logind nothing shows whose screen its dialog is on.
+no_logind_dialog() {
+    conf
+    fresh_state
+    no_logind
+    rm -f "$W/u/subject" "$W/u/go"
+    mkfifo -m 0666 "$W/u/go"
+    # pkexec's subject is its parent: this sh, which waits until the agent is registered for it.
+    start "sh -c 'echo \$\$ > $W/u/subject; read go < $W/u/go; $PKEXEC'"
+    wait_file "$W/u/subject" 5
+    agent_start "$CG" --process "$(cat "$W/u/subject")"
+    OUT=$(dialog; cat "$W/agent.err")
+    check "(setup) without logind an agent registers for pkexec's parent process" dialog_has registered
+    timeout 5 sh -c 'echo go > "$1"' sh "$W/u/go"
+    gui_refused "no logind, a dialog's agent (no terminal)" "nobody at a terminal or a screen to answer"
+    agent_stop
+    rm -f "$W/u/go"
+}
+case_ "8. no logind, a dialog's agent for pkexec's shell" no_logind_dialog
 
 # pkexec clears its environment before its own agent spawns the helper: the helper's start-up
 # environment has no SSH_* even from an ssh login: the module reads its parent's (the agent's) too.
