@@ -250,20 +250,12 @@ struct Evaluation {
         guard outcome == .systemCancel, let other = registration.endedBy else { return outcome }
         let me = registration.me
         let waited = me.waited(at: ArmedRegistry.boottimeMilliseconds())
-        let told = Evaluation.mayBeShown(other, to: me.uid)
+        let told = ArmedRegistry.mayShow(other, to: me.uid, restricted: Privilege.restrictedCaller != nil)
             ? Message.otherAsked(line: other.line, place: other.place, seconds: waited) : .otherHiddenAsked(seconds: waited)
         send(.info(Approval.fitted(told.text, columns: request.columns)))
         send(.overlap(other.pid))
         Syslog.log(LOG_NOTICE, "overlap: \(ArmedRegistry.describe(me)) ended after \(waited) s by \(ArmedRegistry.describe(other)); both to the password")
         return .userFallback
-    }
-
-    /// Whether a prompt of `uid` may be told what the other request was (its line, its place): only
-    /// a root-run prompt of the same uid. Another user's sudo line is theirs (a command line can
-    /// hold a secret); a restricted caller (the setuid helper started by hand, SECURITY.md#restricted-mode)
-    /// reads the reply on its own stdout. The log (`LOG_AUTHPRIV`, root's) keeps both in full.
-    static func mayBeShown(_ other: ArmedRequest, to uid: uid_t) -> Bool {
-        Privilege.restrictedCaller == nil && other.uid == uid
     }
 
     enum Arming {
@@ -304,7 +296,7 @@ struct Evaluation {
             let now = ArmedRegistry.boottimeMilliseconds()
             for other in others {
                 let waited = other.waited(at: now)
-                let told = Evaluation.mayBeShown(other, to: uid)
+                let told = ArmedRegistry.mayShow(other, to: uid, restricted: Privilege.restrictedCaller != nil)
                     ? Message.otherWasWaiting(line: other.line, place: other.place, seconds: waited) : .otherHiddenWasWaiting
                 send(.info(Approval.fitted(told.text, columns: request.columns)))
                 Syslog.log(LOG_NOTICE, "overlap: \(ArmedRegistry.describe(me)) not armed: \(ArmedRegistry.describe(other)) was armed for \(waited) s; both to the password")

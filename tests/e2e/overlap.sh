@@ -410,12 +410,19 @@ lock_held() {
 f = open(sys.argv[1], "a"); fcntl.flock(f, fcntl.LOCK_EX); print("held", flush=True); time.sleep(600)' "$REG/lock" > "$T/held" &
     local holder=$!
     wait_file "$T/held"
+    # Stopped inside it, as a user can stop a setuid helper of theirs (SECURITY.md#user-against-user).
+    kill -STOP "$holder"
     pam other "$OTHER" "not-the-password" "SCAN ot-right-index"
-    kill "$holder"; wait "$holder" 2> /dev/null
+    local held_took=$SECONDS_TAKEN
+    kill -KILL "$holder"; wait "$holder" 2> /dev/null
     check "the lock held by another: no success with the right finger, the password asked" \
         eval 'lacks "successfully authenticated" && has "Password"'
     check "...the fingerprint prompt never shown, 'not available' instead" \
         eval 'lacks "$PROMPT" && has "The fingerprint reader is not available"'
+    pam other "$OTHER" "not-the-password" "SCAN ot-right-index"
+    echo "#   pamtester while a stopped process held the lock: the password after $held_took s (the 2 s bound); once it was gone, the finger after $SECONDS_TAKEN s"
+    check "...once the holder is gone, the next prompt gets the finger (the harm lasts as long as the hold)" \
+        eval 'has "successfully authenticated" && has "$PROMPT"'
 }
 case_ "5b. the registry's lock held by another (a holder stuck inside it): no prompt arms without it" lock_held
 
