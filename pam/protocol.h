@@ -59,13 +59,19 @@ int request_display(struct request *r, const char *display);
 /* The "end" line: the request is complete. */
 void request_end(struct request *r);
 
-/* The outcomes of docs/POLICY.md#outcomes, in its order. */
+/*
+ * The outcomes of docs/POLICY.md#outcomes.  Zero is a refusal: systemCancel
+ * (the password), so a verdict or an attempt that starts zeroed, or a field a
+ * path forgot to set, is never success; success is set only from a reply's
+ * `result success` line (reply_feed).  They travel by name (PROTOCOL.md):
+ * the numbers are the module's own.
+ */
 enum ta_outcome {
+	TA_SYSTEM_CANCEL,
 	TA_SUCCESS,
 	TA_AUTHENTICATION_FAILED,
 	TA_USER_FALLBACK,
 	TA_USER_CANCEL,
-	TA_SYSTEM_CANCEL,
 	TA_BIOMETRY_LOCKOUT,
 	TA_BIOMETRY_NOT_AVAILABLE,
 	TA_BIOMETRY_NOT_ENROLLED,

@@ -79,7 +79,7 @@ MUTATION_MAP=(
     "pam/*|c core fake-helpers"
     "Sources/TouchAuthCore/MoCatalog.swift|swift cli"
     "Sources/TouchAuthCore/Approval.swift|swift terminal"
-    "Sources/TouchAuthPlatform/Readers.swift|readers usb terminal"
+    "Sources/TouchAuthPlatform/Readers.swift|swift readers usb terminal"
     "Sources/CFprint/shim.h|usb core readers"
     "Sources/Fingerprint/ScanRace.swift|readers"
     "Sources/Fingerprint/Fprintd.swift|swift fprintd"

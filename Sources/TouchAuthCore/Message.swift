@@ -26,6 +26,11 @@ public enum Message: Equatable, Sendable {
     case otherWasWaiting(line: String, place: String, seconds: Int)
     /// This armed prompt was ended by another that asked while it waited `seconds`.
     case otherAsked(line: String, place: String, seconds: Int)
+    /// `otherWasWaiting` for a prompt that may not see the other (another uid's, or a restricted
+    /// caller's: SECURITY.md#user-against-user): that one was waiting, nothing of what it was.
+    case otherHiddenWasWaiting
+    /// `otherAsked` for a prompt that may not see the other: how long this one waited, no more.
+    case otherHiddenAsked(seconds: Int)
     /// fprintd scans with every reader this prompt would arm (an enrolment, a verification).
     case readerInUse
 
@@ -85,6 +90,9 @@ public enum Message: Equatable, Sendable {
             "Another request was waiting for your finger: \(line) (\(place), \(seconds) s). Use your password."
         case .otherAsked(let line, let place, let seconds):
             "Another request asked for your finger after this one waited \(seconds) s: \(line) (\(place)). Use your password."
+        case .otherHiddenWasWaiting: "Another request was waiting for the fingerprint reader. Use your password."
+        case .otherHiddenAsked(let seconds):
+            "Another request asked for the fingerprint reader after this one waited \(seconds) s. Use your password."
         case .readerInUse: "The fingerprint reader is in use by another program (fprintd). Use your password."
         }
     }

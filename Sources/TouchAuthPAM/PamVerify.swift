@@ -250,8 +250,9 @@ struct Evaluation {
         guard outcome == .systemCancel, let other = registration.endedBy else { return outcome }
         let me = registration.me
         let waited = me.waited(at: ArmedRegistry.boottimeMilliseconds())
-        send(.info(Approval.fitted(Message.otherAsked(line: other.line, place: other.place, seconds: waited).text,
-                                   columns: request.columns)))
+        let told = ArmedRegistry.mayShow(other, to: me.uid, restricted: Privilege.restrictedCaller != nil)
+            ? Message.otherAsked(line: other.line, place: other.place, seconds: waited) : .otherHiddenAsked(seconds: waited)
+        send(.info(Approval.fitted(told.text, columns: request.columns)))
         send(.overlap(other.pid))
         Syslog.log(LOG_NOTICE, "overlap: \(ArmedRegistry.describe(me)) ended after \(waited) s by \(ArmedRegistry.describe(other)); both to the password")
         return .userFallback
@@ -295,8 +296,9 @@ struct Evaluation {
             let now = ArmedRegistry.boottimeMilliseconds()
             for other in others {
                 let waited = other.waited(at: now)
-                send(.info(Approval.fitted(Message.otherWasWaiting(line: other.line, place: other.place, seconds: waited).text,
-                                           columns: request.columns)))
+                let told = ArmedRegistry.mayShow(other, to: uid, restricted: Privilege.restrictedCaller != nil)
+                    ? Message.otherWasWaiting(line: other.line, place: other.place, seconds: waited) : .otherHiddenWasWaiting
+                send(.info(Approval.fitted(told.text, columns: request.columns)))
                 Syslog.log(LOG_NOTICE, "overlap: \(ArmedRegistry.describe(me)) not armed: \(ArmedRegistry.describe(other)) was armed for \(waited) s; both to the password")
             }
             // The audit line names one: the oldest (the one a stray touch would have answered).

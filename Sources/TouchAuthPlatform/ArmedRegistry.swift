@@ -165,6 +165,14 @@ package enum ArmedRegistry {
         }
     }
 
+    /// Whether a prompt of `uid` may be told what `other` was (its line, its place): only a
+    /// root-run prompt of the same uid. Another user's line is theirs (a command line can hold a
+    /// secret); a restricted caller (the setuid helper a user starts, SECURITY.md#restricted-mode)
+    /// reads the reply on its own stdout. The log (`LOG_AUTHPRIV`, root's) keeps both in full.
+    package static func mayShow(_ other: ArmedRequest, to uid: uid_t, restricted: Bool) -> Bool {
+        !restricted && other.uid == uid
+    }
+
     /// For the log: the helper's and the host's pids, the uid, the place and the line.
     package static func describe(_ entry: ArmedRequest) -> String {
         "pid \(entry.pid) (host \(entry.host), uid \(entry.uid), \(entry.place): \(entry.line))"

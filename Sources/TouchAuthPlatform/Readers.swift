@@ -42,12 +42,18 @@ package enum Readers {
     /// `<sysfsDir>/bus/usb/devices/<driver>/removable` stands for it, a file a real sysfs
     /// never has (so unknown, inside the lid, unless a test made it).
     package static func placement(_ device: Device, sysfsDir: String) -> Placement {
+        placement(usb: device.usbLocation, driver: device.driver, sysfsDir: sysfsDir)
+    }
+
+    /// The same from the reader's USB bus and address (nil: not on USB) and its driver. A USB
+    /// reader that sysfs does not list (no device of that bus and address): unknown, inside.
+    static func placement(usb: (bus: Int, address: Int)?, driver: String, sysfsDir: String) -> Placement {
         let devices = "\(sysfsDir)/bus/usb/devices"
-        if let (bus, address) = device.usbLocation {
+        if let (bus, address) = usb {
             guard let port = usbPort(devices, bus: bus, address: address) else { return .unknown }
             return removable("\(devices)/\(port)/removable")
         }
-        if device.driver.hasPrefix("virtual_") { return removable("\(devices)/\(device.driver)/removable") }
+        if driver.hasPrefix("virtual_") { return removable("\(devices)/\(driver)/removable") }
         return .notUSB
     }
 

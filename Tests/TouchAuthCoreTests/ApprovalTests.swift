@@ -33,6 +33,9 @@ import Testing
         // C1 control (CSI), a bidi override: the module escapes them; a request with one is refused.
         "approve sudo command root a\u{9b}2J", "approve sudo command root \u{202e}txt",
         "approve sudo command ro\u{200f}ot ls",
+        // The bidirectional isolates U+2066-U+2069 (LRI, RLI, FSI, PDI), as escaped as the overrides.
+        "approve sudo command root \u{2066}txt", "approve sudo command root \u{2067}txt",
+        "approve sudo command root \u{2068}txt", "approve sudo command root txt\u{2069}",
     ])
     func aBadOptionalLineIsMalformed(_ line: String) {
         #expect(throws: Request.Error.self) { try Request.parse(Array(request(line).utf8)) }

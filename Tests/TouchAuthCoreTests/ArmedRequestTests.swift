@@ -43,4 +43,11 @@ import Testing
         #expect(Message.otherAsked(line: "sudo wants to run as root: id", place: "pts/3", seconds: 41).text
             == "Another request asked for your finger after this one waited 41 s: sudo wants to run as root: id (pts/3). Use your password.")
     }
+
+    /// What a prompt of another uid, or a user's setuid helper, is told: nothing of the other.
+    @Test func theHiddenSidesSayNothingOfTheOther() {
+        #expect(Message.otherHiddenWasWaiting.text == "Another request was waiting for the fingerprint reader. Use your password.")
+        #expect(Message.otherHiddenAsked(seconds: 41).text
+            == "Another request asked for the fingerprint reader after this one waited 41 s. Use your password.")
+    }
 }

@@ -7,6 +7,12 @@
  * @include by name.  Every module counts as installed.  Checked: no memory
  * error, no endless include, and a keyring found is a keyring's module on a
  * line that exists in the file it names.
+ *
+ * Files near and over KEYRING_FILE_MAX, which a mutated input of libFuzzer's
+ * -max_len never reaches: an input that starts with the byte 0xff followed by
+ * a byte P has its first file ("f0", what follows) padded with a comment to
+ * KEYRING_FILE_MAX - 64 + (P & 0x7f) bytes, so that the lengths just under,
+ * at and just over the limit are all tried (over it: "cannot tell").
  */
 #include "../keyring.h"
 
@@ -18,6 +24,9 @@
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
 #define FILES_MAX 8
+#define PAD_MARK  0xff
+
+static char padded[KEYRING_FILE_MAX + 128];
 
 struct input {
 	const char *text[FILES_MAX];
@@ -54,8 +63,12 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	struct keyring_source source = { read_file, present, &in };
 	struct keyring_found found;
 	enum keyring_scan got;
-	size_t at = 0;
+	size_t at = 0, pad_to = 0;
 
+	if (size >= 2 && data[0] == PAD_MARK) {
+		pad_to = KEYRING_FILE_MAX - 64 + (data[1] & 0x7f);
+		at = 2;
+	}
 	while (at <= size && in.n < FILES_MAX) {
 		const uint8_t *nul = memchr(data + at, 0, size - at);
 		size_t len = nul != NULL ? (size_t)(nul - (data + at)) : size - at;
@@ -63,6 +76,16 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		in.text[in.n] = (const char *)data + at;
 		in.len[in.n++] = len;
 		at += len + 1;
+	}
+	if (pad_to > 0 && in.len[0] < pad_to) {
+		/* The file as given, then "\n#" and filler to the length chosen. */
+		memcpy(padded, in.text[0], in.len[0]);
+		memset(padded + in.len[0], 'x', pad_to - in.len[0]);
+		padded[in.len[0]] = '\n';
+		if (pad_to - in.len[0] > 1)
+			padded[in.len[0] + 1] = '#';
+		in.text[0] = padded;
+		in.len[0] = pad_to;
 	}
 	got = keyring_scan(&source, "f0", &found);
 	if (got != KEYRING_NONE && got != KEYRING_UNLOCKS && got != KEYRING_UNKNOWN)

@@ -84,6 +84,8 @@ int main(void)
 	expect("words with spaces and quotes shown as a shell takes them", HOST_SUDO,
 	       ARGV("sudo", "sh", "-c", "echo 'hi' there", ""), "command", "root",
 	       "sh -c 'echo '\\''hi'\\'' there' ''");
+	expect("an argument with a space (and no quote) quoted as one word", HOST_SUDO,
+	       ARGV("sudo", "rm", "a b", "c"), "command", "root", "rm 'a b' c");
 	expect("escape sequence, newline, tab, DEL escaped", HOST_SUDO,
 	       ARGV("sudo", "printf", "\x1b[2J\n\t\x7f\x01"), "command", "root",
 	       "printf \\e[2J\\n\\t\\x7f\\x01");
@@ -99,6 +101,16 @@ int main(void)
 		    "a\xe2\x80\xa8"
 		    "b"),
 	       "command", "root", "\\u{009b}2J \\u{202e}txt a\\u{2028}b");
+	expect("bidirectional isolates U+2066-U+2069 as \\u{...}", HOST_SUDO,
+	       ARGV("sudo",
+		    "\xe2\x81\xa6"
+		    "a",
+		    "\xe2\x81\xa7"
+		    "b",
+		    "\xe2\x81\xa8"
+		    "c",
+		    "d\xe2\x81\xa9"),
+	       "command", "root", "\\u{2066}a \\u{2067}b \\u{2068}c d\\u{2069}");
 	expect("valid UTF-8 as is; a backslash doubled", HOST_SUDO,
 	       ARGV("sudo", "caf\xc3\xa9", "\xe4\xbd\xa0\xe5\xa5\xbd", "a\\b"), "command", "root",
 	       "caf\xc3\xa9 \xe4\xbd\xa0\xe5\xa5\xbd a\\\\b");

@@ -161,6 +161,25 @@ static void scans(void)
 		     "auth include e\nauth include e\n", "e", "auth include f\nauth include f\n",
 		     "f", "auth required pam_unix.so\n"),
 	       NULL, KEYRING_UNKNOWN, "a", 0);
+	/* Around the size limit: a keyring line, then a comment to the length. */
+	{
+		static char big[KEYRING_FILE_MAX + 2];
+		const char *line = "auth optional pam_gnome_keyring.so\n#";
+
+		memset(big, 'x', sizeof(big) - 1);
+		memcpy(big, line, strlen(line));
+		big[KEYRING_FILE_MAX] = '\0';
+		expect("a stack file of exactly the size limit (64 KiB): read, its keyring line "
+		       "counts",
+		       FILES("svc", big), NULL, KEYRING_UNLOCKS, "svc", 1);
+		big[KEYRING_FILE_MAX] = 'x';
+		expect("a stack file one byte over the size limit: cannot tell (never scanned), "
+		       "the password",
+		       FILES("svc", big), NULL, KEYRING_UNKNOWN, "svc", 0);
+		expect("an included file over the size limit: cannot tell",
+		       FILES("svc", "auth required pam_unix.so\nauth include big\n", "big", big),
+		       NULL, KEYRING_UNKNOWN, "big", 0);
+	}
 	expect("a keyring line after an unreadable include still counts",
 	       FILES("svc", "auth include unreadable-x\nauth optional pam_gnome_keyring.so\n"),
 	       NULL, KEYRING_UNLOCKS, "svc", 2);

@@ -335,6 +335,18 @@ static void check_mapping(void)
 	}
 	check(outcome_from_name("") == -1 && outcome_from_name("succes") == -1, "unknown names",
 	      "lookup", "accepted");
+	/* A zeroed verdict (struct verdict, struct attempt of pam_touchauth.c) refuses. */
+	{
+		struct {
+			enum ta_outcome outcome;
+		} zeroed;
+
+		memset(&zeroed, 0, sizeof(zeroed));
+		check(zeroed.outcome != TA_SUCCESS &&
+			  ta_outcomes[zeroed.outcome].pam_code != PAM_SUCCESS &&
+			  strcmp(ta_outcomes[zeroed.outcome].name, "systemCancel") == 0,
+		      "a zeroed outcome", "is systemCancel, the password", "zero is not a refusal");
+	}
 }
 
 /* A protocol error is sticky: more input cannot turn it into a result. */

@@ -71,9 +71,12 @@ locker_first() {
     check "i3lock, a typed password -> success on one question: the module's, its answer handed to pam_unix" \
         eval 'succeeded && [ "$(questions)" = 1 ]'
     check "...no prompt of ours, the sensor not offered" lacks "Place your finger"
-    pam i3lock "$TUSER" "wrong password" "SCAN tu-right-index"
+    PAM_WRAPPER_DEBUGLEVEL=2 pam i3lock "$TUSER" "wrong password" "SCAN tu-right-index"
     check "i3lock, a wrong typed password -> failure, never the finger" \
         eval 'has "$MSG_AUTHERR" && lacks "successfully authenticated" && lacks "Place your finger"'
+    # (pam_wrapper at debug level 2: the module's syslog lines on pamtester's stderr.)
+    check "...the module's audit line says userFallback: the typed answer set it (a verdict left as it started is systemCancel)" \
+        grep -q "user $TUSER, service i3lock: userFallback, strikes -" <<<"$OUT"
     pam i3lock "$TUSER" "" "SCAN tu-right-index"
     check "i3lock, an empty answer -> the finger: success, no second question" \
         eval 'succeeded && [ "$(questions)" = 1 ] && has "Place your finger"'

@@ -85,6 +85,9 @@ HINT="[Enter Password] press Enter, or type your password"
 SUDO_PW="password for $TUSER"
 WAITING="Another request was waiting for your finger: "
 ASKED="Another request asked for your finger after this one waited "
+# What a prompt is told of another uid's request, or a restricted caller of any (no line, no place).
+HIDDEN_WAITING="Another request was waiting for the fingerprint reader. Use your password."
+HIDDEN_ASKED_RE="Another request asked for the fingerprint reader after this one waited [0-9]+ s\\. Use your password\\."
 FINGER="SCAN tu-right-index"
 
 # run WINDOW NAME COMMAND: COMMAND in the window's shell (screen cleared first), its exit status
@@ -281,11 +284,11 @@ other_user() {
     pam other "$OTHER" "not-the-password"
     check "the other user's request: not authenticated, the password asked (pam_unix)" \
         eval 'lacks "successfully authenticated" && has "Password"'
-    check "...it names the armed request: touch $W/u/ran-a, its terminal" \
-        grep -qE "${WAITING}sudo wants to run as root: touch $W/u/ran-a \\(pts/[0-9]+, [0-9]+ s\\)" <<<"$OUT"
+    check "...it is told only that another request was waiting: not the other user's command, not its terminal" \
+        eval 'has "$HIDDEN_WAITING" && lacks "ran-a" && lacks "$WAITING" && ! grep -q "pts/" <<<"$OUT"'
     sudo_screen a
-    check "the armed sudo goes to its password, naming the other user's request by its display (PAM_TTY :0)" \
-        eval 'has "$SUDO_PW" && grep -qE "${ASKED}[0-9]+ s: the-other-users-login \\(:0\\)" <<<"$OUT"'
+    check "the armed sudo goes to its password, told only that another request asked: not the other user's service, not its display" \
+        eval 'has "$SUDO_PW" && grep -qE "$HIDDEN_ASKED_RE" <<<"$OUT" && lacks "the-other-users-login" && lacks "(:0)"'
     ctrl_c a A
     check "(control) the command did not run" test ! -e "$W/u/ran-a"
 }
@@ -297,7 +300,8 @@ display_only() {
     # client that names its X display looks like to the module.
     [ -x "$T/pamdrive" ] || gcc -O2 -Wall -o "$T/pamdrive" "$E2E/clients/pamdrive.c" -lpam
     # (Under pam_wrapper the module's pam_syslog lines go to the client's stderr, "SYSLOG(N): ...")
-    armed_then "$T/xdisplay.out" "${WRAPPED[@]}" PAM_WRAPPER_DEBUGLEVEL=2 "$T/pamdrive" -I xdisplay=:71 other "$OTHER" not-the-password auth
+    # (The same user's: a request of another uid is not named, case 4.)
+    armed_then "$T/xdisplay.out" "${WRAPPED[@]}" PAM_WRAPPER_DEBUGLEVEL=2 "$T/pamdrive" -I xdisplay=:71 other "$TUSER" not-the-password auth
     check "the display-only request: not authenticated, names the armed sudo, the password asked" \
         eval 'grep -q "^authenticate: Authentication failure" <<<"$OUT" && grep -qE "^${WAITING}sudo wants to run as root: touch $W/u/ran-a \\(pts/[0-9]+, [0-9]+ s\\)" <<<"$OUT"'
     sudo_screen a
@@ -308,41 +312,76 @@ display_only() {
     HX=$(audit_pids sudo "$TUSER" "$HA")
     OUT=$(grep -F "userFallback" "$T/xdisplay.out")
     check "both audit lines name both pids: the sudo's 'helper $HA, overlap_with ${HX:-?}', the display request's the other way round" \
-        eval '[ -n "$HX" ] && [ "$(audit_pids other "$OTHER" "$HX" "$T/xdisplay.out")" = "$HA" ]'
+        eval '[ -n "$HX" ] && [ "$(audit_pids other "$TUSER" "$HX" "$T/xdisplay.out")" = "$HA" ]'
     ctrl_c a A
     check "(control) the command did not run" test ! -e "$W/u/ran-a"
 }
 case_ "4a. a request with a display and no terminal (PAM_XDISPLAY only) while a sudo is armed" display_only
 
-forged_setuid() {
-    fresh_state
-    # The user runs the setuid copy by hand with a request of their own: an approval line and a
-    # service that try to pass for something else. It ends the armed prompt as any request does
-    # (the rule), and is named by a plain service and its user only.
+# setuid_copy: the setuid copy of the helper, $W/suid/touchauth, and the one config file a setuid
+# run reads, /etc/security/touchauth.conf: a copy of the directory with ours in it, mounted over
+# it in the run's own namespace (setuid_run).
+setuid_copy() {
     rm -rf "$W/suid" "$W/etc-security"
     mkdir -m 0755 "$W/suid"
     cp "$HELPER" "$W/suid/touchauth"
     chmod 4755 "$W/suid/touchauth"
-    # The one config file a setuid run reads, /etc/security/touchauth.conf: a copy of the directory
-    # with ours in it, mounted over it in the run's own namespace.
     mkdir -m 0755 "$W/etc-security"
     cp -a /etc/security/. "$W/etc-security/"
     cp -p "$CONF" "$W/etc-security/touchauth.conf"
-    printf 'touchauth-request 1\nuser %s\nservice %s\nfallback none\napprove sudo command root %s\nend\n' \
-        "$OTHER" $'login\xe2\x80\xae' 'apt upgrade' > "$T/forged.req"   # (U+202E: right-to-left override)
-    armed_then "$T/forged.out" unshare -m --propagation private sh -c 'mount --bind "$1" /etc/security &&
+}
+# setuid_run USER REQUEST: the setuid copy run by USER (real uid) with REQUEST on stdin.
+setuid_run() {
+    unshare -m --propagation private sh -c 'mount --bind "$1" /etc/security &&
         exec setpriv --reuid="$2" --regid="$2" --init-groups "$3" pam-verify < "$4"' sh \
-        "$W/etc-security" "$OTHER" "$W/suid/touchauth" "$T/forged.req"
-    check "the setuid helper (real uid $OTHER) finds the armed sudo: names it, the password" \
-        eval 'grep -qE "^info ${WAITING}sudo wants to run as root: touch $W/u/ran-a \\(pts/[0-9]+, [0-9]+ s\\)" <<<"$OUT" && has "result userFallback"'
+        "$W/etc-security" "$1" "$W/suid/touchauth" "$2"
+}
+
+forged_setuid() {
+    fresh_state
+    # The user runs the setuid copy by hand with a request of their own: an approval line and a
+    # service that try to pass for something else. It ends the armed prompt as any request does
+    # (the rule), and is named by a plain service and its user only. The user's own (a request of
+    # another uid is not named at all: case 4c).
+    setuid_copy
+    printf 'touchauth-request 1\nuser %s\nservice %s\nfallback none\napprove sudo command root %s\nend\n' \
+        "$TUSER" $'login\xe2\x80\xae' 'apt upgrade' > "$T/forged.req"   # (U+202E: right-to-left override)
+    armed_then "$T/forged.out" setuid_run "$TUSER" "$T/forged.req"
+    check "the setuid helper (real uid $TUSER) finds the armed sudo: told only that a request was waiting (a restricted caller), the password" \
+        eval 'grep -qxF "info $HIDDEN_WAITING" <<<"$OUT" && lacks "ran-a" && has "result userFallback"'
     sudo_screen a
     check "...the armed sudo goes to its password, naming it by its user only (its service, with a U+202E, shown as '?')" \
-        grep -qE "${ASKED}[0-9]+ s: \\? \\($OTHER\\) \\(" <<<"$OUT"
+        grep -qE "${ASKED}[0-9]+ s: \\? \\($TUSER\\) \\(" <<<"$OUT"
     check "...never the forged approval line" lacks "apt upgrade"
     echo "#   the armed sudo said: $(grep -F "$ASKED" <<<"$OUT")"
     ctrl_c a A
 }
 case_ "4b. a setuid helper started by a user (a screen locker's, decision 0012), its request forged" forged_setuid
+
+another_users_secret() {
+    fresh_state
+    # Another user runs the setuid helper by hand, a request naming themself, while the user's sudo
+    # with a secret on its command line is armed: they learn only that a request was waiting.
+    setuid_copy
+    printf 'touchauth-request 1\nuser %s\nservice login\nfallback none\nend\n' "$OTHER" > "$T/own.req"
+    rm -f "$W/u/ran-a"
+    run a A "sudo sh -c 'touch $W/u/ran-a # token=hunter2-s3cret'"
+    wait_for a "$HINT"
+    setuid_run "$OTHER" "$T/own.req" < /dev/null > "$T/own.out" 2>&1
+    OUT=$(cat "$T/own.out")
+    check "another user's setuid helper, its own request, while a sudo with a secret is armed: the password, told only that a request was waiting" \
+        eval 'has "result userFallback" && grep -qxF "info $HIDDEN_WAITING" <<<"$OUT"'
+    check "...its stdout never holds the sudo's command (no hunter2-s3cret, no ran-a), nor its terminal" \
+        eval 'lacks "hunter2-s3cret" && lacks "ran-a" && ! grep -q "pts/" <<<"$OUT"'
+    sudo_screen a
+    check "...the armed sudo goes to its password, told only that another request asked (not the other user's service or name)" \
+        eval 'grep -qE "$HIDDEN_ASKED_RE" <<<"$OUT" && lacks "($OTHER)"'
+    check "...the log (LOG_AUTHPRIV, root's) keeps both in full: the sudo's command and the other's uid" \
+        logged_re "overlap: .*hunter2-s3cret.* by pid [0-9]+ \\(host [0-9]+, uid $(id -u "$OTHER"), "
+    ctrl_c a A
+    check "(control) the command did not run" test ! -e "$W/u/ran-a"
+}
+case_ "4c. another user's setuid helper while a sudo with a secret is armed: told nothing of it" another_users_secret
 
 # bad_registry MODE UID WHAT: a registry directory of that mode and owner (WHAT: which), not
 # root's alone: no prompt arms.
@@ -371,12 +410,19 @@ lock_held() {
 f = open(sys.argv[1], "a"); fcntl.flock(f, fcntl.LOCK_EX); print("held", flush=True); time.sleep(600)' "$REG/lock" > "$T/held" &
     local holder=$!
     wait_file "$T/held"
+    # Stopped inside it, as a user can stop a setuid helper of theirs (SECURITY.md#user-against-user).
+    kill -STOP "$holder"
     pam other "$OTHER" "not-the-password" "SCAN ot-right-index"
-    kill "$holder"; wait "$holder" 2> /dev/null
+    local held_took=$SECONDS_TAKEN
+    kill -KILL "$holder"; wait "$holder" 2> /dev/null
     check "the lock held by another: no success with the right finger, the password asked" \
         eval 'lacks "successfully authenticated" && has "Password"'
     check "...the fingerprint prompt never shown, 'not available' instead" \
         eval 'lacks "$PROMPT" && has "The fingerprint reader is not available"'
+    pam other "$OTHER" "not-the-password" "SCAN ot-right-index"
+    echo "#   pamtester while a stopped process held the lock: the password after $held_took s (the 2 s bound); once it was gone, the finger after $SECONDS_TAKEN s"
+    check "...once the holder is gone, the next prompt gets the finger (the harm lasts as long as the hold)" \
+        eval 'has "successfully authenticated" && has "$PROMPT"'
 }
 case_ "5b. the registry's lock held by another (a holder stuck inside it): no prompt arms without it" lock_held
 
