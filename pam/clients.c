@@ -17,6 +17,7 @@ enum {
 	STARTS_SESSION = 1 << 2, /* POLICY.md#the-login-keyring, decision 0030 */
 	PASSWORD_ONLY = 1 << 3,	 /* POLICY.md#gdms-two-conversations: the finger's is beside */
 	HIDES_INFO = 1 << 4,	 /* POLICY.md#gdms-two-conversations: info lines become its hint */
+	UNLOCKS = 1 << 5,	 /* POLICY.md#a-locked-screen: a lock screen's own conversation */
 };
 
 static const struct client {
@@ -24,16 +25,19 @@ static const struct client {
 	enum client_host host; /* POLICY.md#what-the-touch-approves */
 	unsigned int flags;
 } clients[] = {
-	{ "i3lock", HOST_OTHER, ASKS_FIRST },	/* 2.14: i3lock.c, conv_callback */
-	{ "swaylock", HOST_OTHER, ASKS_FIRST }, /* 1.7: pam.c, handle_conversation */
+	{ "i3lock", HOST_OTHER, ASKS_FIRST | UNLOCKS },	  /* 2.14: i3lock.c, conv_callback */
+	{ "swaylock", HOST_OTHER, ASKS_FIRST | UNLOCKS }, /* 1.7: pam.c, handle_conversation */
 	{ "lightdm", HOST_OTHER, ONE_MESSAGE | STARTS_SESSION },
-	{ "xsecurelock", HOST_OTHER, ONE_MESSAGE },
-	{ "common-auth", HOST_OTHER, ONE_MESSAGE }, /* xsecurelock as Debian builds it */
+	{ "xsecurelock", HOST_OTHER, ONE_MESSAGE | UNLOCKS },
+	{ "common-auth", HOST_OTHER, ONE_MESSAGE | UNLOCKS }, /* xsecurelock as Debian builds it */
+	{ "vlock", HOST_OTHER, UNLOCKS },		      /* 2.2: the console locker */
+	{ "kde-fingerprint", HOST_OTHER, UNLOCKS },	      /* Plasma's lock screen's finger */
 	{ "login", HOST_OTHER, STARTS_SESSION },
 	{ "gdm-password", HOST_OTHER, STARTS_SESSION | PASSWORD_ONLY },
 	{ "gdm-fingerprint", HOST_OTHER, STARTS_SESSION | HIDES_INFO },
 	{ "sddm", HOST_OTHER, STARTS_SESSION },
-	{ "kde", HOST_OTHER, PASSWORD_ONLY }, /* Plasma's lock screen, kde-fingerprint beside it */
+	{ "kde", HOST_OTHER,
+	  PASSWORD_ONLY | UNLOCKS }, /* Plasma's lock screen, kde-fingerprint beside it */
 	{ "sudo", HOST_SUDO, 0 },
 	{ "sudo-i", HOST_SUDO, 0 }, /* sudo -i */
 	{ "doas", HOST_DOAS, 0 },
@@ -90,6 +94,11 @@ int client_password_only(const char *service)
 int client_hides_info(const char *service)
 {
 	return has(service, HIDES_INFO);
+}
+
+int client_unlocks_screen(const char *service)
+{
+	return has(service, UNLOCKS);
 }
 
 enum client_host client_host(const char *service)

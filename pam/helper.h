@@ -33,6 +33,7 @@ struct helper_call {
 	const struct approval *approval; /* what the touch approves, or NULL */
 	const char *display;		 /* the request's X display (PAM_XDISPLAY), or NULL */
 	struct helper_seen *seen;	 /* when not NULL: filled in for the audit line */
+	const char *session; /* the logind session whose lock decides (presence.h), or NULL */
 };
 
 /* For the audit line: the helper's pid (0: none started) and the reply's `overlap` pid (0: none).

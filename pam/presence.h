@@ -13,6 +13,7 @@
 #include <security/pam_modules.h>
 
 #include "config.h"
+#include "contract.h"
 #include "logind.h"
 #include "terminal.h"
 
@@ -21,6 +22,12 @@ struct presence {
 	const char *refusal;
 	/* The terminal found; TERMINAL_OWNED: its keys are the prompt's. */
 	enum terminal_use use;
+	/*
+	 * The logind session whose lock decides (POLICY.md#a-locked-screen): the
+	 * caller's own, else the calling user's display session; "" where logind
+	 * names none.  The helper asks logind for its LockedHint.
+	 */
+	char session[TA_SESSION_MAX + 1];
 };
 
 /*
@@ -33,6 +40,8 @@ struct presence {
  *      locker that reads the password first (clients.h) the answer to the
  *      module's own question (pam_touchauth.c), and no terminal is opened;
  *   5. without logind, a terminal counts only with terminal_without_logind.
+ * The locked screen is the helper's too (it asks logind over the bus):
+ * presence names the session in p.session.
  * The lid is the helper's (Readers.swift): only it knows which reader is
  * inside.  TERM is opened by rule 5 and left open when nothing refuses; on a
  * refusal it is closed again.
