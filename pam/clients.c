@@ -36,8 +36,8 @@ static const struct client {
 	{ "gdm-password", HOST_OTHER, STARTS_SESSION | PASSWORD_ONLY },
 	{ "gdm-fingerprint", HOST_OTHER, STARTS_SESSION | HIDES_INFO },
 	{ "sddm", HOST_OTHER, STARTS_SESSION },
-	{ "kde", HOST_OTHER,
-	  PASSWORD_ONLY | UNLOCKS }, /* Plasma's lock screen, kde-fingerprint beside it */
+	/* Plasma's lock screen, kde-fingerprint beside it */
+	{ "kde", HOST_OTHER, PASSWORD_ONLY | UNLOCKS },
 	{ "sudo", HOST_SUDO, 0 },
 	{ "sudo-i", HOST_SUDO, 0 }, /* sudo -i */
 	{ "doas", HOST_DOAS, 0 },
