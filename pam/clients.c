@@ -17,8 +17,8 @@ enum {
 	STARTS_SESSION = 1 << 2, /* POLICY.md#the-login-keyring, decision 0030 */
 	PASSWORD_ONLY = 1 << 3,	 /* POLICY.md#gdms-two-conversations: the finger's is beside */
 	HIDES_INFO = 1 << 4,	 /* POLICY.md#gdms-two-conversations: info lines become its hint */
-	AGENT_LINE =
-	    1 << 5, /* POLICY.md#polkit-agents: agent.h, when the host is polkit's helper */
+	AGENT_LINE = 1 << 5,	 /* POLICY.md#polkit-agents: agent.h, when the host is polkit's helper */
+	UNLOCKS = 1 << 6,	 /* POLICY.md#a-locked-screen: a lock screen's own conversation */
 };
 
 static const struct client {
@@ -26,16 +26,19 @@ static const struct client {
 	enum client_host host; /* POLICY.md#what-the-touch-approves */
 	unsigned int flags;
 } clients[] = {
-	{ "i3lock", HOST_OTHER, ASKS_FIRST },	/* 2.14: i3lock.c, conv_callback */
-	{ "swaylock", HOST_OTHER, ASKS_FIRST }, /* 1.7: pam.c, handle_conversation */
+	{ "i3lock", HOST_OTHER, ASKS_FIRST | UNLOCKS },	  /* 2.14: i3lock.c, conv_callback */
+	{ "swaylock", HOST_OTHER, ASKS_FIRST | UNLOCKS }, /* 1.7: pam.c, handle_conversation */
 	{ "lightdm", HOST_OTHER, ONE_MESSAGE | STARTS_SESSION },
-	{ "xsecurelock", HOST_OTHER, ONE_MESSAGE },
-	{ "common-auth", HOST_OTHER, ONE_MESSAGE }, /* xsecurelock as Debian builds it */
+	{ "xsecurelock", HOST_OTHER, ONE_MESSAGE | UNLOCKS },
+	{ "common-auth", HOST_OTHER, ONE_MESSAGE | UNLOCKS }, /* xsecurelock as Debian builds it */
+	{ "vlock", HOST_OTHER, UNLOCKS },		      /* 2.2: the console locker */
+	{ "kde-fingerprint", HOST_OTHER, UNLOCKS },	      /* Plasma's lock screen's finger */
 	{ "login", HOST_OTHER, STARTS_SESSION },
 	{ "gdm-password", HOST_OTHER, STARTS_SESSION | PASSWORD_ONLY },
 	{ "gdm-fingerprint", HOST_OTHER, STARTS_SESSION | HIDES_INFO },
 	{ "sddm", HOST_OTHER, STARTS_SESSION },
-	{ "kde", HOST_OTHER, PASSWORD_ONLY }, /* Plasma's lock screen, kde-fingerprint beside it */
+	/* Plasma's lock screen, kde-fingerprint beside it */
+	{ "kde", HOST_OTHER, PASSWORD_ONLY | UNLOCKS },
 	{ "polkit-1", HOST_OTHER, AGENT_LINE }, /* polkit-agent-helper-1 */
 	{ "sudo", HOST_SUDO, 0 },
 	{ "sudo-i", HOST_SUDO, 0 }, /* sudo -i */
@@ -98,6 +101,11 @@ int client_hides_info(const char *service)
 int client_agent_helper(const char *service)
 {
 	return has(service, AGENT_LINE);
+}
+
+int client_unlocks_screen(const char *service)
+{
+	return has(service, UNLOCKS);
 }
 
 enum client_host client_host(const char *service)

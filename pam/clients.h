@@ -54,6 +54,14 @@ int client_password_only(const char *service);
  */
 int client_hides_info(const char *service);
 
+/*
+ * A lock screen's own unlock conversation (POLICY.md#a-locked-screen): the one
+ * request a locked session still offers the finger to.  GDM's unlock
+ * (gdm-fingerprint with GDM_SESSION_FOR_REAUTH) is keyring.h's
+ * keyring_screen_unlock.
+ */
+int client_unlocks_screen(const char *service);
+
 /* The hosts whose own argv says what a touch approves (approval.c). */
 /*
  * The service polkit's agent helper runs (polkit-1): when the host is that

@@ -18,9 +18,9 @@
 #define TA_REQUEST_ARGS_MAX 32
 /*
  * The request's lines: header, user, service, fallback, the optional columns,
- * messages, approve and display, TA_REQUEST_ARGS_MAX args, end.
+ * messages, approve, display and session, TA_REQUEST_ARGS_MAX args, end.
  */
-#define TA_REQUEST_LINES_MAX (9 + TA_REQUEST_ARGS_MAX)
+#define TA_REQUEST_LINES_MAX (10 + TA_REQUEST_ARGS_MAX)
 #define TA_REQUEST_MAX	     (TA_REQUEST_LINES_MAX * TA_LINE_MAX)
 #define TA_COLUMNS_MIN	     20
 #define TA_COLUMNS_MAX	     1000
@@ -33,6 +33,20 @@ static inline bool ta_display_ok(const char *display)
 	size_t len = strlen(display);
 
 	return len >= 1 && len <= TA_DISPLAY_MAX && strspn(display, TA_DISPLAY_CHARS) == len;
+}
+
+/*
+ * The request's `session` line: the logind session whose lock decides
+ * (docs/POLICY.md#a-locked-screen), as logind names sessions ("2", "c1").
+ */
+#define TA_SESSION_MAX	 64
+#define TA_SESSION_CHARS "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_-"
+/* A request's session is sent (module) and taken (helper) only when this holds. */
+static inline bool ta_session_ok(const char *session)
+{
+	size_t len = strlen(session);
+
+	return len >= 1 && len <= TA_SESSION_MAX && strspn(session, TA_SESSION_CHARS) == len;
 }
 
 /* The reply's `overlap` line: a pid, 1 to the kernel's PID_MAX_LIMIT. */

@@ -51,6 +51,8 @@ static int build_request(pam_handle_t *pamh, const struct helper_call *call, str
 		pam_syslog(pamh, LOG_ERR, "what the touch approves does not fit the protocol");
 	if (call->display != NULL && call->display[0] != '\0')
 		(void)request_display(r, call->display);
+	if (call->session != NULL && call->session[0] != '\0')
+		(void)request_session(r, call->session);
 	for (int i = 0; i < call->argc; i++) {
 		if (request_arg(r, call->argv[i]) != 0)
 			pam_syslog(pamh, LOG_ERR, "module argument %d not passed to the helper",

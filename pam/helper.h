@@ -35,6 +35,7 @@ struct helper_call {
 	const char *display;		 /* the request's X display (PAM_XDISPLAY), or NULL */
 	struct helper_seen *seen;	 /* when not NULL: filled in for the audit line */
 	struct agent *agent; /* the polkit agent's line the shim owns (agent_ask done), or NULL */
+	const char *session; /* the logind session whose lock decides (presence.h), or NULL */
 };
 
 /* For the audit line: the helper's pid (0: none started) and the reply's `overlap` pid (0: none).

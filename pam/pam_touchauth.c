@@ -343,6 +343,18 @@ static const char *display_of(pam_handle_t *pamh)
 	return NULL;
 }
 
+/*
+ * The session the helper asks logind about (docs/POLICY.md#a-locked-screen):
+ * presence's, unless the request is a lock screen's own unlock conversation
+ * (a locker of clients.h's table, GDM's unlock), which a locked session keeps.
+ */
+static const char *locked_screen_session(const char *service, const struct presence *presence)
+{
+	if (client_unlocks_screen(service) || keyring_screen_unlock(service))
+		return NULL;
+	return presence->session;
+}
+
 /* The keyring rule, presence, the lockout marker, then the prompt: GO_AUDIT or GO_PASSWORD. */
 static int finger(pam_handle_t *pamh, struct attempt *a)
 {
@@ -381,6 +393,7 @@ static int finger(pam_handle_t *pamh, struct attempt *a)
 				     .one_message = client_keeps_one_message(a->service),
 				     .display = display_of(pamh),
 				     .agent = presence.agent_line ? &a->agent : NULL,
+				     .session = locked_screen_session(a->service, &presence),
 				     .seen = &a->seen };
 	/* What the touch approves, from the host's own argv (approval.h). */
 	if (a->opts.show_command && approval_read(client_host(a->service), a->user, &approval) == 0)

@@ -8,6 +8,7 @@
 #include <dlfcn.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -137,7 +138,16 @@ struct screen {
 	int display;
 	/* Outside any session, the caller's user sits at a local active graphical session. */
 	int user_display;
+	/* The session whose lock decides (presence.h), or "". */
+	char session[TA_SESSION_MAX + 1];
 };
+
+/* SESSION as the one whose lock decides, when it fits the protocol (else none: "nothing says"). */
+static void lock_session(struct screen *p, const char *session)
+{
+	if (session != NULL && ta_session_ok(session))
+		snprintf(p->session, sizeof(p->session), "%s", session);
+}
 
 /*
  * sd-login, loaded only where logind runs and for a user with prints: linking
@@ -234,13 +244,16 @@ static int greeter_active(const struct sd *sd)
  * The real uid (who ran sudo, su, the locker) sits here in a graphical session: past the
  * session rule only (POLICY.md#the-session: GNOME's terminals run outside the session).
  */
-static int user_at_display(const struct sd *sd)
+static int user_at_display(const struct sd *sd, struct screen *p)
 {
 	char *session = NULL;
 	int yes = 0;
 
-	if (sd->uid_get_display(getuid(), &session) >= 0)
+	if (sd->uid_get_display(getuid(), &session) >= 0) {
 		yes = session_refusal(sd, session) == NULL && graphical_session(sd, session);
+		if (yes)
+			lock_session(p, session);
+	}
 	free(session);
 	return yes;
 }
@@ -254,6 +267,7 @@ static const char *session_check(pam_handle_t *pamh, const struct sd *sd, struct
 		why = session_refusal(sd, session);
 		if (why == NULL && graphical_session(sd, session))
 			p->display = 1;
+		lock_session(p, session);
 		free(session);
 		return why;
 	}
@@ -268,7 +282,7 @@ static const char *session_check(pam_handle_t *pamh, const struct sd *sd, struct
 			   ? NULL
 			   : "virtual console not the one on screen (/sys/class/tty/tty0/active)";
 	/* Not a display by itself: someone must still answer (nobody_to_answer). */
-	if (user_at_display(sd)) {
+	if (user_at_display(sd, p)) {
 		p->user_display = 1;
 		return NULL;
 	}
@@ -335,8 +349,8 @@ static const char *nobody_to_answer(const struct config_values *opts, const char
 struct presence presence_decide(pam_handle_t *pamh, const struct config_values *opts,
 				const char *service, uid_t uid, int agent, struct terminal *term)
 {
-	struct presence p = { .refusal = NULL, .use = TERMINAL_NONE };
-	struct screen screen = { 0, 0, 0 };
+	struct presence p = { .refusal = NULL, .use = TERMINAL_NONE, .session = "" };
+	struct screen screen = { 0, 0, 0, "" };
 	int logind;
 
 	/* The user's switch: one lstat, before the network and session rules' reads. */
@@ -346,6 +360,7 @@ struct presence presence_decide(pam_handle_t *pamh, const struct config_values *
 	}
 	logind = logind_running("");
 	p.refusal = network_or_session(pamh, service, logind, agent, &screen);
+	memcpy(p.session, screen.session, sizeof(p.session));
 	if (p.refusal != NULL || client_asks_first(service))
 		return p; /* a locker asked first: the answer is the person's (TERMINAL_NONE) */
 	p.use = screen.display_item ? TERMINAL_NONE : terminal_open_for(term, agent);

@@ -13,6 +13,7 @@
 #include <security/pam_modules.h>
 
 #include "config.h"
+#include "contract.h"
 #include "logind.h"
 #include "terminal.h"
 
@@ -23,6 +24,12 @@ struct presence {
 	enum terminal_use use;
 	/* The prompt owns polkit's agent line (agent.h): a dialog with its password field. */
 	int agent_line;
+	/*
+	 * The logind session whose lock decides (POLICY.md#a-locked-screen): the
+	 * caller's own, else the calling user's display session; "" where logind
+	 * names none.  The helper asks logind for its LockedHint.
+	 */
+	char session[TA_SESSION_MAX + 1];
 };
 
 /*
@@ -40,6 +47,8 @@ struct presence {
  * agent's dialog is on the screen of a user who sits at a local, active
  * graphical session (the session rule's user_at_display), where GNOME and KDE
  * run their agents outside the session.
+ * The locked screen is the helper's too (it asks logind over the bus):
+ * presence names the session in p.session.
  * The lid is the helper's (Readers.swift): only it knows which reader is
  * inside.  TERM is opened by rule 5 and left open when nothing refuses; on a
  * refusal it is closed again.

@@ -120,6 +120,13 @@ int request_display(struct request *r, const char *display)
 	return append_line(r, "display ", display);
 }
 
+int request_session(struct request *r, const char *session)
+{
+	if (!ta_session_ok(session))
+		return -1;
+	return append_line(r, "session ", session);
+}
+
 void request_end(struct request *r)
 {
 	(void)append_line(r, "end", "");

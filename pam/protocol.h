@@ -56,6 +56,12 @@ int request_approve(struct request *r, const char *program, const char *kind, co
  */
 int request_display(struct request *r, const char *display);
 
+/*
+ *   session: the logind session whose lock decides (docs/POLICY.md#a-locked-screen):
+ *   the helper asks logind whether it is locked; only when ta_session_ok().
+ */
+int request_session(struct request *r, const char *session);
+
 /* The "end" line: the request is complete. */
 void request_end(struct request *r);
 

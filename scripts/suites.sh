@@ -41,9 +41,10 @@ suites() {
     $f lockers checks 110 "e2e: screen lockers for real (vlock; i3lock, xsecurelock on Xvfb and swaylock on headless sway in a fake local session; the setuid helper or not)" tests/e2e/clients_lockers.sh
     $f lightdm checks 62 "e2e: LightDM and its GTK greeter on Xvfb (finger, wrong fingers, locked user, console in front)" tests/e2e/clients_lightdm.sh
     $f gdm checks 5 "e2e: GDM's two stacks as its session workers run them (finger, password while the finger waits, wrong fingers, locked, remote, no greeter)" tests/e2e/clients_gdm.sh
-    $f gnome checks 30 "e2e: GNOME's lock screen for real (gnome-shell 43 headless; GDM stand-in running the real PAM stacks, real fprintd; finger, wrong fingers, locked user, password while armed, README's stacks)" tests/e2e/clients_gnome.sh
+    $f gnome checks 30 "e2e: GNOME's lock screen for real (gnome-shell 43 headless; GDM stand-in running the real PAM stacks, real fprintd; finger, wrong fingers, locked user, password while armed, README's stacks; the screen locked: a real sudo in a terminal gets the password at once)" tests/e2e/clients_gnome.sh
     $f keyring checks 10 "e2e: the login keyring kept unlocked (the real pam_gnome_keyring and gnome-keyring-daemon: login by password unlocks it, the finger not offered; finger_at_keyring_login; GDM's unlock, polkit keep the finger)" tests/e2e/keyring.sh
     $f presence checks 13 "e2e: presence (fake logind sessions, no terminal, no display, real su)" tests/e2e/presence.sh
+    $f locked checks 40 "e2e: a locked screen (logind's LockedHint from a dbusmock logind on a private system bus): real sudo in the locked session's terminals gets the password at once; the lock screens' own conversations keep the finger; unlocked or no logind: as before" tests/e2e/locked.sh
     $f overlap checks 60 "e2e: a touch answers one request (two real sudo at once, a hidden sudo in a job's pty, a helper SIGKILLed while armed, another user's request)" tests/e2e/overlap.sh
     $f sshd checks 23 "e2e: network logins through real sshd on loopback (password, keyboard-interactive, key after a failed password, MaxAuthTries)" tests/e2e/sshd.sh
     $f cli checks 17 "e2e: the touchauth command (enroll, list, delete, verify, enable/disable, doctor and its summary line; match-on-chip; --version everywhere; translated output; completions)" tests/e2e/cli.sh
@@ -59,19 +60,19 @@ suites() {
 # file gives its suites; a mutant of several files runs the union, in the order of first
 # mention. Every name must be a suite above (mutate.sh refuses to start otherwise).
 MUTATION_MAP=(
-    "pam/presence.c|core gdm terminal presence polkit sshd lockers cli"
+    "pam/presence.c|core locked gdm terminal presence polkit sshd lockers cli"
     "pam/logind.h|gdm presence terminal"
     "pam/terminal.c|c terminal doas"
-    "pam/clients.c|c keyring core lockers terminal gnome"
+    "pam/clients.c|c locked keyring core lockers terminal gnome"
     "pam/keyring.c|c keyring cli"
     "pam/approval.c|c terminal doas"
-    "pam/protocol.c|c fake-helpers core"
-    "pam/helper.c|c fake-helpers core terminal doas overlap polkit"
+    "pam/protocol.c|c fake-helpers core locked"
+    "pam/helper.c|c locked fake-helpers core terminal doas overlap polkit"
     "pam/agent.c|c polkit"
     "pam/spawn.c|c fake-helpers core terminal security unprivileged slow-disk"
     "pam/recorder.c|stacks unprivileged core lockout"
     "pam/user.c|c security core stacks unprivileged lockers"
-    "pam/pam_touchauth.c|c keyring stacks security core gdm terminal presence unprivileged fake-helpers sshd lockers lockout gnome overlap"
+    "pam/pam_touchauth.c|c locked keyring stacks security core gdm terminal presence unprivileged fake-helpers sshd lockers lockout gnome overlap"
     "pam/config*|c config-shim config-perms"
     "pam/options.c|c core"
     "pam/lockout.c|lockout install gnome"
@@ -82,12 +83,14 @@ MUTATION_MAP=(
     "Sources/TouchAuthPlatform/Readers.swift|swift readers usb terminal"
     "Sources/CFprint/shim.h|usb core readers"
     "Sources/Fingerprint/ScanRace.swift|readers"
-    "Sources/Fingerprint/Fprintd.swift|swift fprintd"
+    "Sources/Fingerprint/Fprintd.swift|swift fprintd locked"
+    "Sources/Fingerprint/Logind.swift|locked"
+    "Sources/TouchAuthPlatform/ScreenLock.swift|locked"
     "Sources/TouchAuthPlatform/FprintdReaders.swift|swift fprintd"
     "Sources/TouchAuthPAM/FprintdInUse.swift|fprintd core"
     "Sources/TouchAuthCommands/Enroll.swift|swift cli lockout fprintd"
     "Sources/TouchAuthCommands/Doctor.swift|swift cli lockout fprintd"
-    "Sources/TouchAuthPAM/PamVerify.swift|swift core readers stacks terminal security unprivileged slow-disk lockout overlap"
+    "Sources/TouchAuthPAM/PamVerify.swift|swift locked core readers stacks terminal security unprivileged slow-disk lockout overlap"
     "Sources/TouchAuthCore/*|swift core terminal slow-disk lockout"
     "Sources/TouchAuthPlatform/StrikeStore.swift|swift core slow-disk lockout security unprivileged"
     "Sources/TouchAuthPlatform/StateStore.swift|swift lockout core slow-disk"

@@ -92,7 +92,7 @@ public enum Fprintd {
             fingerNeeded: flag("finger-needed"), fingerPresent: flag("finger-present"))
     }
 
-    private static func boolean(_ tuple: OpaquePointer, _ index: gsize) -> Bool {
+    static func boolean(_ tuple: OpaquePointer, _ index: gsize) -> Bool {
         let child = g_variant_get_child_value(tuple, index)!
         defer { g_variant_unref(child) }
         return g_variant_get_boolean(child) != 0
@@ -110,7 +110,7 @@ public enum Fprintd {
 
     /// One method call (`g_dbus_connection_call_sync`, never auto-starting a service); the reply
     /// checked against `type` by GDBus.
-    private final class Call {
+    final class Call {
         let connection: OpaquePointer
         let destination: String
         var failure = ""
@@ -142,7 +142,7 @@ public enum Fprintd {
     /// The bus connection (authenticated, `Hello` said), or why not, within `milliseconds`: the
     /// connection is made on a private main context whose timer cancels it (GIO's socket I/O
     /// watches the cancellable).
-    private static func connect(_ address: String, milliseconds: Int) -> Result<OpaquePointer, ConnectFailure> {
+    static func connect(_ address: String, milliseconds: Int) -> Result<OpaquePointer, ConnectFailure> {
         let context = g_main_context_new()!
         g_main_context_push_thread_default(context)
         defer {
@@ -194,7 +194,7 @@ public enum Fprintd {
         return .failure(pending.failure ?? ConnectFailure(text: "no connection", noBus: false))
     }
 
-    private struct ConnectFailure: Error {
+    struct ConnectFailure: Error {
         let text: String
         /// No socket at the address, or nobody listening on it: no bus.
         let noBus: Bool

@@ -33,6 +33,9 @@ public enum Message: Equatable, Sendable {
     case otherHiddenAsked(seconds: Int)
     /// fprintd scans with every reader this prompt would arm (an enrolment, a verification).
     case readerInUse
+    /// The session of the request is locked and the request is not its lock screen's own
+    /// (docs/POLICY.md#a-locked-screen).
+    case screenLocked
 
     /// Error lines go out as PAM_ERROR_MSG, the rest as PAM_TEXT_INFO.
     public var isError: Bool {
@@ -94,6 +97,7 @@ public enum Message: Equatable, Sendable {
         case .otherHiddenAsked(let seconds):
             "Another request asked for the fingerprint reader after this one waited \(seconds) s. Use your password."
         case .readerInUse: "The fingerprint reader is in use by another program (fprintd). Use your password."
+        case .screenLocked: "The screen is locked. Use your password."
         }
     }
 

@@ -38,6 +38,9 @@ public struct Request: Equatable, Sendable {
     /// The `display` line: the X display of a request (PAM_XDISPLAY), for its name on an
     /// overlapping prompt when its host has no terminal.
     public var display: String?
+    /// The `session` line: the logind session whose lock decides (docs/POLICY.md#a-locked-screen).
+    /// The module leaves it out for a lock screen's own conversation and where logind names none.
+    public var session: String?
 
     /// The `fallback` line: which key, if any, the shim takes as "use the password".
     public enum Fallback: String, Equatable, Sendable {
@@ -52,7 +55,8 @@ public struct Request: Equatable, Sendable {
 
     public init(
         user: String, service: String, fallback: Fallback = .noKey, arguments: [String] = [],
-        columns: Int? = nil, oneMessage: Bool = false, approval: Approval? = nil, display: String? = nil
+        columns: Int? = nil, oneMessage: Bool = false, approval: Approval? = nil, display: String? = nil,
+        session: String? = nil
     ) {
         self.user = user
         self.service = service
@@ -62,6 +66,7 @@ public struct Request: Equatable, Sendable {
         self.oneMessage = oneMessage
         self.approval = approval
         self.display = display
+        self.session = session
     }
 
     public enum Error: Swift.Error, Equatable {
@@ -74,7 +79,7 @@ public struct Request: Equatable, Sendable {
     public static func parse(_ bytes: [UInt8]) throws(Request.Error) -> Request {
         let text = try lines(bytes)
         // Fixed shape: header, user, service, fallback, [columns], [messages], [approve], [display],
-        // arg*, end.
+        // [session], arg*, end.
         guard text.count >= 5 else { throw .incomplete }
         guard text[0] == WireProtocol.requestHeader else { throw .malformed(line: 1) }
         guard let user = text[1].value(after: "user "), !user.isEmpty else { throw .malformed(line: 2) }
@@ -96,6 +101,9 @@ public struct Request: Equatable, Sendable {
             // The rule is contract.h's; a NUL would hide the rest of the value from it.
             !value.utf8.contains(0) && ta_display_ok(value) ? value : nil
         }
+        let session: String? = try optionalLine("session ", text, &first) { value in
+            !value.utf8.contains(0) && ta_session_ok(value) ? value : nil
+        }
         var arguments: [String] = []
         for index in first..<(text.count - 1) {
             // Verbatim, even empty: the shim passes every module argument as PAM gave it.
@@ -107,7 +115,7 @@ public struct Request: Equatable, Sendable {
         guard arguments.count <= WireProtocol.maxArguments else { throw .tooLong }
         return Request(
             user: user, service: service, fallback: fallback, arguments: arguments,
-            columns: columns, oneMessage: oneMessage, approval: approval, display: display)
+            columns: columns, oneMessage: oneMessage, approval: approval, display: display, session: session)
     }
 
     /// The request's lines, each under the line limit, without control bytes, valid UTF-8.
@@ -146,6 +154,7 @@ public struct Request: Equatable, Sendable {
         if oneMessage { out += "messages one\n" }
         if let approval { out += "approve \(approval.line)\n" }
         if let display { out += "display \(display)\n" }
+        if let session { out += "session \(session)\n" }
         for argument in arguments { out += "arg \(argument)\n" }
         return out + "end\n"
     }

@@ -63,6 +63,9 @@ package enum PamVerify {
             evaluation.debug("\(user): fingerprint turned off (touchauth disable)")
             return .biometryNotAvailable
         }
+        // A locked session: only its lock screen's own conversation, which sends no `session`
+        // line, may arm a reader (docs/POLICY.md#a-locked-screen).
+        if let session = request.session, evaluation.screenLocked(session) { return .biometryNotAvailable }
         // Before libfprint and GLib start threads of their own (they inherit the blocked SIGTERM).
         Termination.install()
         Sensor.configure(config)
@@ -106,6 +109,19 @@ struct Evaluation {
     let send: (ReplyLine) -> Void
 
     func debug(_ text: String) { if config.debug { Syslog.log(LOG_DEBUG, text) } }
+
+    /// logind says `session` is locked: logged, said, true (the password at once, no reader
+    /// touched, nothing charged). Anything else logind says, or its silence: false.
+    func screenLocked(_ session: String) -> Bool {
+        let asked = Evaluation.monotonicMicroseconds()
+        let answer = ScreenLock.ask(session: session)
+        debug("logind answered for session \(session) (waited \(Evaluation.monotonicMicroseconds() - asked) us): "
+            + ScreenLock.describe(answer))
+        guard answer == .locked(true) else { return false }
+        Syslog.log(LOG_NOTICE, "\(user): the screen is locked (logind session \(session)): the password")
+        send(Message.screenLocked.replyLine)
+        return true
+    }
 
     /// The safe side: the password is always there, and `touchauth unlock` repairs.
     func lockedOut(_ why: String) -> Outcome {

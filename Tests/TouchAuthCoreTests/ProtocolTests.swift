@@ -93,6 +93,22 @@ import Testing
         }
     }
 
+    @Test func theSessionLineNamesALogindSessionOnly() throws {
+        let head = "touchauth-request 1\nuser alice\nservice sudo\nfallback enter\n"
+        let text = head + "display :0\nsession c12\narg debug\nend\n"
+        let request = try Request.parse(Array(text.utf8))
+        #expect(request.session == "c12" && request.display == ":0" && request.arguments == ["debug"])
+        #expect(request.encoded == text)
+        #expect(try Request.parse(Array((head + "end\n").utf8)).session == nil)
+        for bad in ["", "2 3", "../2", "2:0", "\u{202e}2", String(repeating: "2", count: 65)] {
+            #expect(throws: Request.Error.malformed(line: 5)) { try Request.parse(Array((head + "session \(bad)\nend\n").utf8)) }
+        }
+        // In its place: after display, before the arguments.
+        #expect(throws: Request.Error.malformed(line: 6)) {
+            try Request.parse(Array((head + "session 2\ndisplay :0\nend\n").utf8))
+        }
+    }
+
     @Test func theOverlapLineCarriesAPid() {
         #expect(ReplyLine.overlap(4242).encoded == "overlap 4242\n")
     }

@@ -36,7 +36,7 @@ PAMSAVE=$(mktemp -d /tmp/touchauth-gnome-pam.XXXXXX)
 cp -a /etc/pam.d "$PAMSAVE/pam.d" && { [ ! -d /var/lib/pam ] || cp -a /var/lib/pam "$PAMSAVE/lib-pam"; } ||
     { echo "cannot save /etc/pam.d"; echo "0 passed, 1 failed"; exit 1; }
 gui_packages gnome-shell fprintd python3-dbusmock python3-dbus python3-gi gir1.2-glib-2.0 dbus-daemon \
-    libpam-wrapper tesseract-ocr tesseract-ocr-eng util-linux python3 gcc libpam0g-dev ||
+    libpam-wrapper tesseract-ocr tesseract-ocr-eng util-linux python3 gcc libpam0g-dev sudo tmux ||
     { echo "cannot install gnome-shell"; echo "0 passed, 1 failed"; exit 1; }
 if [ "$(cd /etc/pam.d && md5sum -- * | sort)" != "$PAMD_BEFORE" ]; then
     echo "# installing the packages changed /etc/pam.d ($(cd /etc/pam.d && md5sum -- * | sort | diff - <(echo "$PAMD_BEFORE") | sed -n 's/^< [0-9a-f]*  //p' | tr '\n' ' ')): put back"
@@ -61,6 +61,9 @@ chmod 0755 "$W"
 U="$W/u"
 mkdir -m 0700 "$U" "$U/home" "$U/run" "$U/shots"
 chown -R "$TUID:$TGID" "$U"
+mkdir -m 0755 "$W/dbus"   # the system bus's own path for the helper (case 6), bound over /run/dbus
+mkdir -m 0777 "$W/term"   # case 6's traces (the terminal's sudo)
+run_dbus_dir
 SHOTS="$U/shots"
 RS="$W/rs"     # /run/systemd in the namespaces (tests/e2e/kit/logind.sh)
 SID=43
@@ -77,6 +80,11 @@ for d in "$SCOPE" "$SHELL_CG"; do
     [ -d "$d" ] && { echo "$d exists already: not ours to use"; echo "0 passed, 1 failed"; exit 1; }
 done
 mkdir -p "$SCOPE" "$SHELL_CG"
+# Case 6's terminal: where GNOME runs its terminals (a scope of the user's service manager,
+# outside any session).
+TERM_CG="$CG/user.slice/user-$TUID.slice/user@$TUID.service/app.slice/vte-spawn-ta.scope"
+for d in "$CG/user.slice/user-$TUID.slice/user@$TUID.service/app.slice" "$TERM_CG"; do [ -d "$d" ] || OURS="$d $OURS"; done
+mkdir -p "$TERM_CG"
 cg_remove() {  # cg_remove DIR: moves what is left to the root, removes it
     local p
     for p in $(cat "$1/cgroup.procs" 2>/dev/null); do echo "$p" > "$CG/cgroup.procs" 2>/dev/null; done
@@ -90,6 +98,9 @@ cg=\$1
 shift
 exec unshare -m --propagation private sh -c '
     mount --bind "$RS" /run/systemd || exit 125
+    [ ! -e "$W/bus-at-its-path" ] || mount --bind "$W/dbus" /run/dbus || exit 125
+    [ -z "\${TA_TERM:-}" ] || { mount --bind "$T/pam-sudo" /etc/pam.d/sudo &&
+        mount --bind "$T/sudoers" /etc/sudoers; } || exit 125
     echo \$\$ > "\$1/cgroup.procs" || exit 125
     shift; exec "\$@"' sh "\$cg" "\$@"
 EOF
@@ -102,11 +113,18 @@ gdm_worker "$W/gdmworker"
 stacks() { if [ "$1" = readme ]; then gdm_stacks "$T/pam.d" finger; else gdm_stacks "$T/pam.d"; fi; }
 stacks example
 gdm_example_line "$T/pam.d"
+# Case 6's sudo: our line first, then pam_unix (as terminal.sh has it), in the terminal's namespace.
+printf '%s\n' "auth [success=done abort=die default=ignore] $MODULE config=$CONF debug" \
+    "auth required pam_unix.so try_first_pass nodelay" "account required pam_permit.so" \
+    "session required pam_permit.so" > "$T/pam-sudo"
+printf '%s\n' 'Defaults !lecture, timestamp_timeout=0' 'root ALL=(ALL:ALL) ALL' "$TUSER ALL=(root) ALL" > "$T/sudoers"
+chmod 0440 "$T/sudoers"
 
 PIDS=()
 SENDER=""
 cleanup() {
     [ -n "$SENDER" ] && kill "$SENDER" 2>/dev/null
+    tmux -S "$W/tmux.sock" kill-server 2>/dev/null
     local i
     for ((i = ${#PIDS[@]} - 1; i >= 0; i--)); do kill "${PIDS[i]}" 2>/dev/null; done
     for pid in "${PIDS[@]}"; do wait "$pid" 2>/dev/null; done
@@ -118,7 +136,7 @@ cleanup() {
 trap cleanup EXIT
 
 # --- the system bus: polkit and logind (dbusmock), fprintd, the GDM stand-in --------------------
-private_bus "$T" "touchauth-gnome-$$" || { echo "no private bus: $(cat "$T/bus.log")"; echo "0 passed, 1 failed"; exit 1; }
+PRIVATE_BUS_ALSO="unix:path=$W/dbus/system_bus_socket" private_bus "$T" "touchauth-gnome-$$" || { echo "no private bus: $(cat "$T/bus.log")"; echo "0 passed, 1 failed"; exit 1; }
 export DBUS_SYSTEM_BUS_ADDRESS=$BUS
 sys_call() { gdbus call --system "$@" > /dev/null 2>&1; }
 wait_name() {  # wait_name NAME: until NAME is on the system bus (10 s)
@@ -161,7 +179,8 @@ HINT="(or place finger on reader)"
 [ "$SCAN_TYPE" = swipe ] && HINT="(or swipe finger across reader)"
 
 : > "$T/gdm.log"
-$PY "$E2E/clients/gdmstandin.py" "$T/gdm.log" "$SID" "$W/run-in" "$SCOPE" env LD_PRELOAD=libpam_wrapper.so \
+# (GDM_SESSION_FOR_REAUTH=1: GDM's reauthentication workers have it, daemon/gdm-session-worker-job.c)
+$PY "$E2E/clients/gdmstandin.py" "$T/gdm.log" "$SID" "$W/run-in" "$SCOPE" env GDM_SESSION_FOR_REAUTH=1 LD_PRELOAD=libpam_wrapper.so \
     PAM_WRAPPER=1 "PAM_WRAPPER_SERVICE_DIR=$T/pam.d" "$W/gdmworker" -1 > "$T/gdmstandin.out" 2>&1 &
 PIDS+=($!)
 wait_name org.gnome.DisplayManager
@@ -524,6 +543,63 @@ $(log_since)"
     check "5. ...no strike" test "$(strikes)" = 0
 }
 case_ "5. README's stacks: the password typed at once" readme_password
+
+# =================================================================================================
+# 6. the screen locked: a real sudo in a terminal of that session gets the password at once; the
+# touch unlocks the screen and runs nothing else (issue 48, docs/POLICY.md#a-locked-screen). The
+# system bus is at its own path for the helpers of this case (bus-at-its-path): the terminal's
+# sudo asks logind there, the lock screen's gdm-fingerprint (GDM's unlock) is never asked.
+locked_sudo() {
+    local tsock="$W/tmux.sock" hint_locked hint_after
+    stacks example
+    fresh_state
+    : > "$W/bus-at-its-path"
+    rm -f "$W/term/ran" "$W/term/rc"
+    lock || echo "#   (the lock screen did not show its prompt: $ST)"
+    wait_log "[gdm-fingerprint] info: $PROMPT" 15
+    wait_listening
+    hint_locked=$(gdbus call --system -d org.freedesktop.login1 -o "/org/freedesktop/login1/session/$SID" \
+        -m org.freedesktop.DBus.Properties.Get org.freedesktop.login1.Session LockedHint 2>&1)
+    echo "#   6. session $SID's LockedHint with the shield up (the shell's SetLockedHint): $hint_locked"
+    OUT=$hint_locked
+    check "6. gnome-shell's lock set the session's LockedHint on the logind stand-in (SetLockedHint)" has "<true>"
+    # A terminal as GNOME runs one: the user's shell outside the session, the sudo stack ours.
+    TA_TERM=1 "$W/run-in" "$TERM_CG" tmux -S "$tsock" -f /dev/null new-session -d -s t -n term -x 160 -y 50 \
+        "setpriv --reuid=$TUID --regid=$TGID --init-groups env -i HOME=$U/home TERM=screen PATH=/usr/sbin:/usr/bin:/sbin:/bin PS1='\$ ' bash --norc --noprofile"
+    TMUX_SOCK=$tsock
+    wait_for term '$' 10
+    type_line term "(sudo touch $W/term/ran; exit \$?); echo \$? > $W/term/rc"
+    wait_for term "password for $TUSER" 15
+    OUT="$(screen term)
+(the lock screen's sensor: $(listening && echo armed || echo not armed))"
+    echo "#   6. the terminal: $(screen term | tr '\n' '|')"
+    check "6. with the screen locked, a real sudo in a terminal of the session gets the password at once, our line says why" \
+        eval 'has "The screen is locked. Use your password." && has "password for $TUSER" && lacks "$PROMPT"'
+    OUT="$(log_since)
+(the lock screen's sensor: $(listening && echo armed || echo not armed))"
+    check "6. ...the lock screen's gdm-fingerprint stays armed, nothing ended it (no overlap)" \
+        eval 'listening && lacks "Another request" && lacks "worker gdm-fingerprint exit"'
+    touch_sensor "$FINGER"
+    unlocked 15
+    OUT="$ST
+$(log_since)"
+    sensor_done
+    check "6. the touch unlocks the screen (gdm-fingerprint's VerificationComplete)" \
+        eval '[ "$(st locked)" = False ] && has "signal VerificationComplete gdm-fingerprint"'
+    OUT="$(screen term)
+(ran: $([ -e "$W/term/ran" ] && echo yes || echo no); sudo ended: $([ -s "$W/term/rc" ] && echo yes || echo no))"
+    check "6. ...and runs nothing else: sudo's command did not run, sudo still waits for its password" \
+        eval '[ ! -e "$W/term/ran" ] && [ ! -s "$W/term/rc" ] && has "password for $TUSER"'
+    hint_after=$(gdbus call --system -d org.freedesktop.login1 -o "/org/freedesktop/login1/session/$SID" \
+        -m org.freedesktop.DBus.Properties.Get org.freedesktop.login1.Session LockedHint 2>&1)
+    echo "#   6. LockedHint after the unlock: $hint_after"
+    tm send-keys -t t:term C-c
+    wait_file "$W/term/rc" 10
+    tm kill-server 2>/dev/null
+    rm -f "$W/bus-at-its-path"
+    stopped_conversations
+}
+case_ "6. the screen locked: a real sudo in a terminal gets the password at once, the touch unlocks the screen" locked_sudo
 
 # =================================================================================================
 cp "$SHOTS/armed.png" "$T/armed.png" 2> /dev/null

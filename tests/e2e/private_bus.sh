@@ -8,6 +8,9 @@
 # BUS to the address; fails when the bus did not come up (its log is DIR/bus.log).
 private_bus() {
     local dir=$1 listen=${3:-unix:abstract=$2} kind="<type>system</type>"
+    # PRIVATE_BUS_ALSO=ADDRESS: a second address it listens on too (clients_gnome.sh: the system
+    # bus's own path for the helper, beside the abstract socket the user's processes reach).
+    [ -n "${PRIVATE_BUS_ALSO:-}" ] && listen+="</listen><listen>$PRIVATE_BUS_ALSO"
     [ -n "${4:-}" ] && kind="<servicedir>$4</servicedir>"
     cat > "$dir/bus.conf" <<CONF
 <!DOCTYPE busconfig PUBLIC "-//freedesktop//DTD D-BUS Bus Configuration 1.0//EN"
