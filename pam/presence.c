@@ -8,8 +8,10 @@
 #include <dlfcn.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <limits.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/socket.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -119,6 +121,55 @@ static int console_on_screen(const char *tty)
 	return strcmp(on, tty) == 0;
 }
 
+/*
+ * polkit-agent-helper-1 where polkit installs it: a fixed table, so that no other program's
+ * stdin makes its peer the subject.
+ */
+static const char *const polkit_helpers[] = {
+	"/usr/lib/polkit-1/polkit-agent-helper-1",     /* Debian, Ubuntu */
+	"/usr/libexec/polkit-agent-helper-1",          /* Fedora */
+	"/usr/lib/polkit/polkit-agent-helper-1",       /* Arch */
+	"/usr/libexec/polkit-1/polkit-agent-helper-1", /* openSUSE */
+};
+
+static int host_is_polkit_helper(void)
+{
+	char exe[PATH_MAX];
+	ssize_t n = readlink("/proc/self/exe", exe, sizeof(exe) - 1);
+
+	if (n <= 0)
+		return 0;
+	exe[n] = '\0';
+	for (size_t i = 0; i < sizeof(polkit_helpers) / sizeof(polkit_helpers[0]); i++) {
+		if (strcmp(exe, polkit_helpers[i]) == 0)
+			return 1;
+	}
+	return 0;
+}
+
+int presence_subject(const char *service, struct presence_subject *subject)
+{
+	struct ucred cred;
+	socklen_t len = sizeof(cred);
+	struct stat st;
+
+	*subject = (struct presence_subject){ .pid = 0, .uid = getuid(), .peer = 0 };
+	/*
+	 * Started by systemd as root (the real uid: a setuid helper's is its caller's), for
+	 * polkit's service, with a socket on stdin: nobody else can point us at a peer of theirs.
+	 */
+	if (strcmp(service, "polkit-1") != 0 || getuid() != 0 || getppid() != 1 ||
+	    !host_is_polkit_helper())
+		return 0;
+	if (fstat(STDIN_FILENO, &st) != 0 || !S_ISSOCK(st.st_mode))
+		return 0;
+	if (getsockopt(STDIN_FILENO, SOL_SOCKET, SO_PEERCRED, &cred, &len) != 0 ||
+	    len != sizeof(cred) || cred.pid <= 0)
+		return -1;
+	*subject = (struct presence_subject){ .pid = cred.pid, .uid = cred.uid, .peer = 1 };
+	return 0;
+}
+
 /* What the PAM items and logind say is there to show the conversation. */
 struct screen {
 	/* A display item (PAM_XDISPLAY, or a PAM_TTY like ":0"): its VT is not ours. */
@@ -219,28 +270,31 @@ static int greeter_active(const struct sd *sd)
 }
 
 /*
- * The real uid (who ran sudo, su, the locker) sits here in a graphical session: past the
- * session rule only (POLICY.md#the-session: GNOME's terminals run outside the session).
+ * The real uid (who ran sudo, su, the locker; the agent's, for the socket-activated polkit
+ * helper) sits here in a graphical session: past the session rule only
+ * (POLICY.md#the-session: GNOME's terminals run outside the session).
  */
-static int user_at_display(const struct sd *sd)
+static int user_at_display(const struct sd *sd, uid_t uid)
 {
 	char *session = NULL;
 	int yes = 0;
 
-	if (sd->uid_get_display(getuid(), &session) >= 0)
+	if (sd->uid_get_display(uid, &session) >= 0)
 		yes = session_refusal(sd, session) == NULL && graphical_session(sd, session);
 	free(session);
 	return yes;
 }
 
-static const char *session_check(pam_handle_t *pamh, const struct sd *sd, struct screen *p)
+static const char *session_check(pam_handle_t *pamh, const struct sd *sd,
+				 const struct presence_subject *subject, struct screen *p)
 {
 	char *session = NULL;
 	const char *why = NULL;
 
-	if (sd->pid_get_session(0, &session) >= 0) {
+	if (sd->pid_get_session(subject->pid, &session) >= 0) {
 		why = session_refusal(sd, session);
-		if (why == NULL && graphical_session(sd, session))
+		/* The socket's peer is the agent: it shows the conversation (its field, its tty). */
+		if (why == NULL && (graphical_session(sd, session) || subject->peer))
 			p->display = 1;
 		free(session);
 		return why;
@@ -256,14 +310,14 @@ static const char *session_check(pam_handle_t *pamh, const struct sd *sd, struct
 			   ? NULL
 			   : "virtual console not the one on screen (/sys/class/tty/tty0/active)";
 	/* Not a display by itself: someone must still answer (nobody_to_answer). */
-	if (user_at_display(sd))
+	if (user_at_display(sd, subject->uid))
 		return NULL;
 	return "outside any session, not on a virtual console or a greeter's display (logind)";
 }
 
 /* The network rule, then (where logind runs) the session rule; fills *screen. */
 static const char *network_or_session(pam_handle_t *pamh, const char *service, int logind,
-				      struct screen *screen)
+				      const struct presence_subject *subject, struct screen *screen)
 {
 	const char *tty = item(pamh, PAM_TTY);
 	struct sd sd;
@@ -280,11 +334,13 @@ static const char *network_or_session(pam_handle_t *pamh, const char *service, i
 	if (ssh_session(pamh))
 		return "remote session (SSH_* in the PAM or process environment)";
 	if (!logind)
-		return NULL;
+		return subject->peer ? "polkit's socket-activated helper without logind: no session "
+				       "says who the agent's person is"
+				     : NULL;
 	/* logind runs but cannot be asked: the careful side. */
 	if (sd_open(&sd) != 0)
 		return "logind runs, but libsystemd.so.0 cannot be loaded";
-	why = session_check(pamh, &sd, screen);
+	why = session_check(pamh, &sd, subject, screen);
 	dlclose(sd.lib);
 	return why;
 }
@@ -318,10 +374,30 @@ static const char *nobody_to_answer(const struct config_values *opts, const char
 	return NULL;
 }
 
+/*
+ * polkit's socket-activated helper (the subject is its peer): the person is the agent's, and
+ * the unit's sandbox must let us work, which only our drop-in does
+ * (examples/systemd/polkit-agent-helper-touchauth.conf). Without it (the state directory
+ * read-only: ProtectSystem=strict), the password at once, rather than a reader out of reach or
+ * a strike that cannot be written.
+ */
+static const char *polkit_socket_helper(const struct config_values *opts, const char *service,
+					struct presence_subject *subject)
+{
+	if (presence_subject(service, subject) != 0)
+		return "polkit's socket-activated helper: its peer (SO_PEERCRED) cannot be read";
+	if (subject->peer && access(opts->state_dir, W_OK) != 0)
+		return "polkit's socket-activated helper without touchauth's drop-in "
+		       "(polkit-agent-helper@.service.d/touchauth.conf): the state directory is "
+		       "read-only there";
+	return NULL;
+}
+
 struct presence presence_decide(pam_handle_t *pamh, const struct config_values *opts,
 				const char *service, uid_t uid, struct terminal *term)
 {
 	struct presence p = { .refusal = NULL, .use = TERMINAL_NONE };
+	struct presence_subject subject;
 	struct screen screen = { 0, 0 };
 	int logind;
 
@@ -330,8 +406,11 @@ struct presence presence_decide(pam_handle_t *pamh, const struct config_values *
 		p.refusal = "fingerprint turned off for this user";
 		return p;
 	}
+	p.refusal = polkit_socket_helper(opts, service, &subject);
+	if (p.refusal != NULL)
+		return p;
 	logind = logind_running("");
-	p.refusal = network_or_session(pamh, service, logind, &screen);
+	p.refusal = network_or_session(pamh, service, logind, &subject, &screen);
 	if (p.refusal != NULL || client_asks_first(service))
 		return p; /* a locker asked first: the answer is the person's (TERMINAL_NONE) */
 	p.use = screen.display_item ? TERMINAL_NONE : terminal_open(term);
