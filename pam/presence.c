@@ -127,7 +127,7 @@ static int console_on_screen(const char *tty)
  */
 static const char *const polkit_helpers[] = {
 	"/usr/lib/polkit-1/polkit-agent-helper-1",     /* Debian, Ubuntu */
-	"/usr/libexec/polkit-agent-helper-1",          /* Fedora */
+	"/usr/libexec/polkit-agent-helper-1",	       /* Fedora */
 	"/usr/lib/polkit/polkit-agent-helper-1",       /* Arch */
 	"/usr/libexec/polkit-1/polkit-agent-helper-1", /* openSUSE */
 };
@@ -293,7 +293,7 @@ static const char *session_check(pam_handle_t *pamh, const struct sd *sd,
 
 	if (sd->pid_get_session(subject->pid, &session) >= 0) {
 		why = session_refusal(sd, session);
-		/* The socket's peer is the agent: it shows the conversation (its field, its tty). */
+		/* The socket's peer is the agent: it shows the conversation itself. */
 		if (why == NULL && (graphical_session(sd, session) || subject->peer))
 			p->display = 1;
 		free(session);
@@ -334,9 +334,10 @@ static const char *network_or_session(pam_handle_t *pamh, const char *service, i
 	if (ssh_session(pamh))
 		return "remote session (SSH_* in the PAM or process environment)";
 	if (!logind)
-		return subject->peer ? "polkit's socket-activated helper without logind: no session "
-				       "says who the agent's person is"
-				     : NULL;
+		return subject->peer
+			   ? "polkit's socket-activated helper without logind: no session "
+			     "says who the agent's person is"
+			   : NULL;
 	/* logind runs but cannot be asked: the careful side. */
 	if (sd_open(&sd) != 0)
 		return "logind runs, but libsystemd.so.0 cannot be loaded";
