@@ -18,9 +18,13 @@
 
 #include "clients.h"
 
-/* Where distributions install the agent helper (Debian, Arch, SUSE; Fedora). */
-static const char *const agent_helpers[] = { "/usr/lib/polkit-1/polkit-agent-helper-1",
-					     "/usr/libexec/polkit-agent-helper-1" };
+/* polkit-agent-helper-1 where distributions install it: no other program's stdout is the agent's. */
+static const char *const agent_helpers[] = {
+	"/usr/lib/polkit-1/polkit-agent-helper-1",     /* Debian, Ubuntu */
+	"/usr/libexec/polkit-agent-helper-1",	       /* Fedora */
+	"/usr/lib/polkit/polkit-agent-helper-1",       /* Arch */
+	"/usr/libexec/polkit-1/polkit-agent-helper-1", /* openSUSE */
+};
 
 #define AGENT_REQUEST "PAM_PROMPT_ECHO_OFF Password: \n"
 

@@ -8,9 +8,11 @@
 #include <dlfcn.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/socket.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -64,11 +66,12 @@ static int ssh_in_environ_file(const char *path)
 }
 
 /*
- * AGENT: the host is polkit's agent helper, started with an empty environment
- * by its agent (agent.h); the agent's own (its parent: pkexec's text agent,
- * pkttyagent) is read too.
+ * AGENT_PID: when the host is polkit's agent helper, started with an empty
+ * environment by its agent (agent.h), the agent (its parent: pkexec's text
+ * agent, pkttyagent; the socket's peer for the socket-activated helper),
+ * whose environment is read too; 0 otherwise.
  */
-static int ssh_session(pam_handle_t *pamh, int agent)
+static int ssh_session(pam_handle_t *pamh, pid_t agent_pid)
 {
 	char parent[64];
 
@@ -78,8 +81,8 @@ static int ssh_session(pam_handle_t *pamh, int agent)
 	}
 	if (ssh_in_environ_file("/proc/self/environ"))
 		return 1;
-	snprintf(parent, sizeof(parent), "/proc/%d/environ", (int)getppid());
-	return agent && ssh_in_environ_file(parent);
+	snprintf(parent, sizeof(parent), "/proc/%d/environ", (int)agent_pid);
+	return agent_pid > 0 && ssh_in_environ_file(parent);
 }
 
 static const char *item(pam_handle_t *pamh, int type)
@@ -128,6 +131,28 @@ static int console_on_screen(const char *tty)
 	on[n] = '\0';
 	on[strcspn(on, "\n")] = '\0';
 	return strcmp(on, tty) == 0;
+}
+
+int presence_subject(int agent, struct presence_subject *subject)
+{
+	struct ucred cred;
+	socklen_t len = sizeof(cred);
+	struct stat st;
+
+	*subject = (struct presence_subject){ .pid = 0, .uid = getuid(), .peer = 0 };
+	/*
+	 * Started by systemd as root (the real uid: a setuid helper's is its caller's), for
+	 * polkit's service, with a socket on stdin: nobody else can point us at a peer of theirs.
+	 */
+	if (!agent || getuid() != 0 || getppid() != 1)
+		return 0;
+	if (fstat(STDIN_FILENO, &st) != 0 || !S_ISSOCK(st.st_mode))
+		return 0;
+	if (getsockopt(STDIN_FILENO, SOL_SOCKET, SO_PEERCRED, &cred, &len) != 0 ||
+	    len != sizeof(cred) || cred.pid <= 0)
+		return -1;
+	*subject = (struct presence_subject){ .pid = cred.pid, .uid = cred.uid, .peer = 1 };
+	return 0;
 }
 
 /* What the PAM items and logind say is there to show the conversation. */
@@ -241,15 +266,16 @@ static int greeter_active(const struct sd *sd)
 }
 
 /*
- * The real uid (who ran sudo, su, the locker) sits here in a graphical session: past the
- * session rule only (POLICY.md#the-session: GNOME's terminals run outside the session).
+ * The real uid (who ran sudo, su, the locker; the agent's, for the socket-activated polkit
+ * helper) sits here in a graphical session: past the session rule only
+ * (POLICY.md#the-session: GNOME's terminals run outside the session).
  */
-static int user_at_display(const struct sd *sd, struct screen *p)
+static int user_at_display(const struct sd *sd, uid_t uid, struct screen *p)
 {
 	char *session = NULL;
 	int yes = 0;
 
-	if (sd->uid_get_display(getuid(), &session) >= 0) {
+	if (sd->uid_get_display(uid, &session) >= 0) {
 		yes = session_refusal(sd, session) == NULL && graphical_session(sd, session);
 		if (yes)
 			lock_session(p, session);
@@ -258,14 +284,16 @@ static int user_at_display(const struct sd *sd, struct screen *p)
 	return yes;
 }
 
-static const char *session_check(pam_handle_t *pamh, const struct sd *sd, struct screen *p)
+static const char *session_check(pam_handle_t *pamh, const struct sd *sd,
+				 const struct presence_subject *subject, struct screen *p)
 {
 	char *session = NULL;
 	const char *why = NULL;
 
-	if (sd->pid_get_session(0, &session) >= 0) {
+	if (sd->pid_get_session(subject->pid, &session) >= 0) {
 		why = session_refusal(sd, session);
-		if (why == NULL && graphical_session(sd, session))
+		/* The socket's peer is the agent: it shows the conversation itself. */
+		if (why == NULL && (graphical_session(sd, session) || subject->peer))
 			p->display = 1;
 		lock_session(p, session);
 		free(session);
@@ -282,7 +310,7 @@ static const char *session_check(pam_handle_t *pamh, const struct sd *sd, struct
 			   ? NULL
 			   : "virtual console not the one on screen (/sys/class/tty/tty0/active)";
 	/* Not a display by itself: someone must still answer (nobody_to_answer). */
-	if (user_at_display(sd, p)) {
+	if (user_at_display(sd, subject->uid, p)) {
 		p->user_display = 1;
 		return NULL;
 	}
@@ -291,7 +319,8 @@ static const char *session_check(pam_handle_t *pamh, const struct sd *sd, struct
 
 /* The network rule, then (where logind runs) the session rule; fills *screen. */
 static const char *network_or_session(pam_handle_t *pamh, const char *service, int logind,
-				      int agent, struct screen *screen)
+				      int agent, const struct presence_subject *subject,
+				      struct screen *screen)
 {
 	const char *tty = item(pamh, PAM_TTY);
 	struct sd sd;
@@ -305,14 +334,17 @@ static const char *network_or_session(pam_handle_t *pamh, const char *service, i
 		return "remote session (PAM_RHOST is set)";
 	if (strcmp(service, "sshd") == 0)
 		return "remote session (the sshd service)";
-	if (ssh_session(pamh, agent))
+	if (ssh_session(pamh, agent ? (subject->peer ? subject->pid : getppid()) : 0))
 		return "remote session (SSH_* in the PAM or process environment)";
 	if (!logind)
-		return NULL;
+		return subject->peer
+			   ? "polkit's socket-activated helper without logind: no session "
+			     "says who the agent's person is"
+			   : NULL;
 	/* logind runs but cannot be asked: the careful side. */
 	if (sd_open(&sd) != 0)
 		return "logind runs, but libsystemd.so.0 cannot be loaded";
-	why = session_check(pamh, &sd, screen);
+	why = session_check(pamh, &sd, subject, screen);
 	dlclose(sd.lib);
 	return why;
 }
@@ -346,10 +378,30 @@ static const char *nobody_to_answer(const struct config_values *opts, const char
 	return NULL;
 }
 
+/*
+ * polkit's socket-activated helper (the subject is its peer): the person is the agent's, and
+ * the unit's sandbox must let us work, which only our drop-in does
+ * (examples/systemd/polkit-agent-helper-touchauth.conf). Without it (the state directory
+ * read-only: ProtectSystem=strict), the password at once, rather than a reader out of reach or
+ * a strike that cannot be written.
+ */
+static const char *polkit_socket_helper(const struct config_values *opts, int agent,
+					struct presence_subject *subject)
+{
+	if (presence_subject(agent, subject) != 0)
+		return "polkit's socket-activated helper: its peer (SO_PEERCRED) cannot be read";
+	if (subject->peer && access(opts->state_dir, W_OK) != 0)
+		return "polkit's socket-activated helper without touchauth's drop-in "
+		       "(polkit-agent-helper@.service.d/touchauth.conf): the state directory is "
+		       "read-only there";
+	return NULL;
+}
+
 struct presence presence_decide(pam_handle_t *pamh, const struct config_values *opts,
 				const char *service, uid_t uid, int agent, struct terminal *term)
 {
 	struct presence p = { .refusal = NULL, .use = TERMINAL_NONE, .session = "" };
+	struct presence_subject subject;
 	struct screen screen = { 0, 0, 0, "" };
 	int logind;
 
@@ -358,8 +410,11 @@ struct presence presence_decide(pam_handle_t *pamh, const struct config_values *
 		p.refusal = "fingerprint turned off for this user";
 		return p;
 	}
+	p.refusal = polkit_socket_helper(opts, agent, &subject);
+	if (p.refusal != NULL)
+		return p;
 	logind = logind_running("");
-	p.refusal = network_or_session(pamh, service, logind, agent, &screen);
+	p.refusal = network_or_session(pamh, service, logind, agent, &subject, &screen);
 	memcpy(p.session, screen.session, sizeof(p.session));
 	if (p.refusal != NULL || client_asks_first(service))
 		return p; /* a locker asked first: the answer is the person's (TERMINAL_NONE) */

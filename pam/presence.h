@@ -33,10 +33,32 @@ struct presence {
 };
 
 /*
+ * Whose session and display the rules ask about: this process and its real uid, except in
+ * polkit's socket-activated helper (polkit 127+: `polkit-agent-helper-1 --socket-activated`,
+ * started by systemd per connection as root, its stdin and stdout the accepted socket), whose
+ * process tree says nothing of the person: there the agent, the socket's peer (SO_PEERCRED).
+ */
+struct presence_subject {
+	pid_t pid; /* for sd_pid_get_session: 0 is this process */
+	uid_t uid; /* whose display user_at_display asks about */
+	int peer;  /* 1: the socket's peer, the agent (it shows the conversation itself) */
+};
+
+/*
+ * Fills SUBJECT: this process and getuid(), or, when AGENT (the host is polkit-agent-helper-1
+ * for the polkit-1 service: agent.h, agent_host), its real uid root, its parent PID 1 and its
+ * stdin a socket, that socket's peer. 0, or -1 when that peer cannot be read (the
+ * password).
+ */
+int presence_subject(int agent, struct presence_subject *subject);
+
+/*
  * The rules, in the order applied (cheapest and most common first):
  *   1. the user's switch (`touchauth disable`);
  *   2. not a network login (PAM_RHOST, the sshd service, SSH_* variables);
- *   3. where logind runs, the caller's session is local, active, on a seat;
+ *   3. where logind runs, the caller's session is local, active, on a seat (the caller:
+ *      presence_subject's; for polkit's socket-activated helper, the agent, which then
+ *      counts as showing the conversation);
  *   4. someone must answer: a terminal a person types into, or a screen that
  *      shows the conversation (sudo needs the terminal: clients.c); for a
  *      locker that reads the password first (clients.h) the answer to the

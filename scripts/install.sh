@@ -12,6 +12,9 @@
 #   completions   bash: PREFIX/share/bash-completion/completions/touchauth (with PREFIX /usr:
 #                 pkg-config's completionsdir of bash-completion, where it looks); zsh:
 #                 /usr/share/zsh/vendor-completions/_touchauth (PREFIX/share/zsh/site-functions)
+#   polkit        /usr/lib/systemd/system/polkit-agent-helper@.service.d/touchauth.conf: the reader
+#                 and our state inside polkit 127+'s socket-activated agent helper (a drop-in;
+#                 systemd reloaded when it runs); harmless where polkit has no such unit
 #   profiles      /usr/share/pam-configs/touchauth (pam-auth-update: the finger; not enabled)
 #                 /usr/share/pam-configs/touchauth-unlock (records a succeeded password; Default:
 #                 yes, so the next pam-auth-update run, e.g. --enable touchauth, enables it)
@@ -70,6 +73,7 @@ CONF=/etc/security/touchauth.conf
 STATE=/var/lib/touchauth
 PROFILES="touchauth touchauth-unlock"
 PROFILEDIR=/usr/share/pam-configs
+POLKIT_DROPIN=/usr/lib/systemd/system/polkit-agent-helper@.service.d/touchauth.conf
 MANPAGES="touchauth.1 touchauth.conf.5 pam_touchauth.8"
 LANGS=$(cat "$ROOT/po/LINGUAS")
 # Shell completions (completions/): where bash-completion and Debian's zsh look for them.
@@ -90,6 +94,7 @@ installed_files() {
     for page in $MANPAGES; do echo "$MANDIR/man${page##*.}/$page.gz"; done
     for lang in $LANGS; do echo "$LOCALEDIR/$lang/LC_MESSAGES/touchauth.mo"; done
     for profile in $PROFILES; do echo "$PROFILEDIR/$profile"; done
+    echo "$POLKIT_DROPIN"
     echo "$BASH_COMPLETION"
     echo "$ZSH_COMPLETION"
 }
@@ -161,6 +166,9 @@ for profile in $PROFILES; do
     put 0644 "$ROOT/examples/pam-configs/$profile" "$PROFILEDIR/$profile"
 done
 
+# polkit's socket-activated helper (polkit 127+): what our module needs inside its sandbox.
+put 0644 "$ROOT/examples/systemd/polkit-agent-helper-touchauth.conf" "$POLKIT_DROPIN"
+
 if [ -e "$DESTDIR$CONF" ]; then
     echo "kept $DESTDIR$CONF (existing; examples/touchauth.conf lists every key)"
 else
@@ -174,6 +182,8 @@ echo "installed touchauth into ${DESTDIR:-/}:"
 installed_files | sed "s|^|  $DESTDIR|"
 echo "  $DESTDIR$CONF, $DESTDIR$STATE/"
 [ -z "$DESTDIR" ] || exit 0
+# systemd reads the polkit drop-in at its next reload.
+if [ -d /run/systemd/system ]; then systemctl daemon-reload || true; fi
 
 cat <<EOF
 

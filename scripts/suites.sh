@@ -51,6 +51,7 @@ suites() {
     $f demo checks 30 "e2e: scripts/demo.sh tells the story its headings say (each step's outcome)" tests/e2e/demo.sh
     $f fprintd checks 60 "e2e: fprintd interop both ways (real fprintd, private bus at the system bus's path, dbusmock polkit); fprintd scanning: our prompt says in use, the password at once; touchauth enroll refuses; a silent bus, an activatable fprintd" tests/e2e/fprintd.sh
     $f install checks 110 "e2e: install, pam-auth-update, real /etc/pam.d, translations, man, uninstall, the .deb built by dpkg-buildpackage" tests/e2e/install.sh
+    $f forky checks 30 "e2e: Debian forky booted with systemd 262 (mmdebstrap root, systemd-nspawn -b): polkit 128's socket-activated helper (the unit, our drop-in, without it the password at once), pkexec and run0 in a local logind session with the finger, run0 over ssh never" tests/e2e/forky.sh
     $f debian13 counted 450 "e2e: Debian 13 (trixie roots, mmdebstrap): the .deb built with Debian's swiftlang, lintian; real sudo, su, sshd, lockout, pam-auth-update, purge there; the lockers, real-USB and KDE Plasma 6 suites" tests/e2e/debian13.sh
 }
 
@@ -60,7 +61,7 @@ suites() {
 # file gives its suites; a mutant of several files runs the union, in the order of first
 # mention. Every name must be a suite above (mutate.sh refuses to start otherwise).
 MUTATION_MAP=(
-    "pam/presence.c|core locked gdm terminal presence polkit sshd lockers cli"
+    "pam/presence.c|core locked gdm terminal presence polkit forky sshd lockers cli"
     "pam/logind.h|gdm presence terminal"
     "pam/terminal.c|c terminal doas"
     "pam/clients.c|c locked keyring core lockers terminal gnome"

@@ -66,6 +66,8 @@ for file in "${FILES[@]}"; do
 done
 # Directories only we use; the shared ones (man, locale) only if we were alone in them.
 rmdir --ignore-fail-on-non-empty "$(dirname "$HELPER_DEST")" 2>/dev/null || true
+rmdir --ignore-fail-on-non-empty /usr/lib/systemd/system/polkit-agent-helper@.service.d 2>/dev/null || true
+if [ -d /run/systemd/system ]; then systemctl daemon-reload || true; fi
 if [ "$PREFIX" != /usr ]; then
     for file in "${FILES[@]}"; do
         case $file in "$PREFIX"/*) rmdir -p --ignore-fail-on-non-empty "$(dirname "$file")" 2>/dev/null || true ;; esac

@@ -537,6 +537,44 @@ outside_own_display_not_usable() {
     case_pam "caller's uid at a local active session that is not graphical (display item :0)" refused presence -I tty=:0
 }
 case_ "5. ...the caller's uid at a session that is remote, not active, or not graphical" outside_own_display_not_usable
+
+# peer-in SCOPE CMD...: CMD with stdin a unix socket whose peer (SO_PEERCRED) is a process of
+# cgroup SCOPE (a session's): a listener moved there accepts CMD's connection and holds it.
+cat > "$T/peer-in" <<'EOF'
+#!/usr/bin/python3
+import os, socket, sys, tempfile
+scope, cmd = sys.argv[1], sys.argv[2:]
+path = os.path.join(tempfile.mkdtemp(), "peer.sock")
+r, w = os.pipe()
+if os.fork() == 0:
+    os.makedirs(scope, exist_ok=True)
+    with open(os.path.join(scope, "cgroup.procs"), "w") as f:
+        f.write(str(os.getpid()))
+    srv = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+    srv.bind(path)
+    srv.listen(1)
+    os.write(w, b"x")
+    conn, _ = srv.accept()
+    conn.recv(1)  # until CMD's end closes it
+    os._exit(0)
+os.read(r, 1)
+c = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+c.connect(path)
+os.dup2(c.fileno(), 0)
+os.execvp(cmd[0], cmd)
+EOF
+chmod 0755 "$T/peer-in"
+# Only polkit's socket-activated helper (its fixed paths, root started by PID 1) takes its
+# socket's peer for the person (presence_subject): any other program's stdin says nothing.
+outside_socket_peer() {
+    outside_someone_in_front
+    logind_session 7 "$SU_UID" TYPE=x11
+    service polkit-1 "auth required $LINE"
+    PAM_RUNNER="$T/run-in $T/rs $CG $T/peer-in $(scope "$SU_UID" 7)"
+    case_pam "service polkit-1, stdin a socket whose peer sits in a local active x11 session, the host not polkit's helper (pamtester, root, outside any session)" refused polkit-1
+    outside
+}
+case_ "5. ...a socket's peer in a local session, the host not polkit's socket-activated helper" outside_socket_peer
 PAM_RUNNER=""
 
 cleanup
