@@ -27,7 +27,7 @@ let package = Package(
         // stays beside config.c for pam/Makefile. HELPER_PATH is config.h's default here (the
         // helper's own default always was; only the module is built with another).
         .target(
-            name: "CConfig", path: "pam", sources: ["config.c", "config_parse.c", "config_file.c", "keyring.c", "clients.c"],
+            name: "CConfig", path: "pam", sources: ["config.c", "config_parse.c", "config_file.c", "keyring.c", "pamstack.c", "clients.c"],
             publicHeadersPath: "include", cSettings: [.define("_GNU_SOURCE")]),
         .target(name: "TouchAuthCore", dependencies: ["CConfig"]),
         .systemLibrary(

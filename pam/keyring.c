@@ -1,13 +1,10 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /*
  * The login keyring rule (keyring.h): which services' auth phase unlocks a
- * keyring with the password.  The stack is read as libpam reads it
- * (libpam/pam_handlers.c, 1.5 to 1.7): '#' starts a comment, a line ending in
- * '\' goes on on the next, a "-" before the type only hides a missing module,
- * a control in brackets may hold blanks, `include X` and `substack X` bring
- * X's lines of the type, Debian's `@include X` all of X.  Only finding a line
- * matters here, not how the stack would run: a keyring line in the auth phase
- * is handed the password whenever the stack reaches it with one.
+ * keyring with the password.  The stack is read by pamstack.c, as libpam
+ * reads it (the reader that doctor uses too).  Only finding a line matters
+ * here, not how the stack would run: a keyring line in the auth phase is
+ * handed the password whenever the stack reaches it with one.
  */
 #include "keyring.h"
 
@@ -20,6 +17,7 @@
 #include <unistd.h>
 
 #include "clients.h"
+#include "pamstack.h"
 
 int keyring_module(const char *module)
 {
@@ -36,35 +34,9 @@ int keyring_module(const char *module)
 	return strcmp(base + 11 + digits, ".so") == 0;
 }
 
-/* The next token of *p (libpam's _pam_StrTok with a '[' control), NUL-terminated in place. */
-static char *token(char **p)
-{
-	char *s = *p, *start;
-
-	s += strspn(s, " \t\r\v\f");
-	if (*s == '\0') {
-		*p = s;
-		return NULL;
-	}
-	start = s;
-	if (*s == '[') {
-		char *close = strchr(s, ']');
-
-		s = close != NULL ? close + 1 : s + strlen(s);
-	} else {
-		s += strcspn(s, " \t\r\v\f");
-	}
-	if (*s != '\0')
-		*s++ = '\0';
-	*p = s;
-	return start;
-}
-
 struct scan {
 	const struct keyring_source *source;
 	struct keyring_found *found;
-	int unknown;
-	int reads; /* files read so far: a file included twice at every level would be 2^16 */
 };
 
 static void name_copy(char *dst, const char *src)
@@ -72,122 +44,46 @@ static void name_copy(char *dst, const char *src)
 	snprintf(dst, KEYRING_NAME_MAX + 1, "%s", src);
 }
 
-static enum keyring_scan scan_file(struct scan *s, const char *name, int depth);
-
-/* One logical line of FILE (comments gone); 1 when it is a keyring line that counts. */
-static enum keyring_scan scan_line(struct scan *s, char *line, const char *file,
-				   unsigned int number, int depth)
+static long scan_read(void *ctx, const char *name, char *buf, size_t size)
 {
-	char *p = line, *type, *control, *module;
+	const struct scan *s = ctx;
+	long n = s->source->read(s->source->ctx, name, buf, size);
 
-	type = token(&p);
-	if (type == NULL)
-		return KEYRING_NONE;
-	if (strcmp(type, "@include") == 0) {
-		char *what = token(&p);
-
-		return what != NULL ? scan_file(s, what, depth + 1) : KEYRING_NONE;
-	}
-	if (*type == '-')
-		type++;
-	if (strcasecmp(type, "auth") != 0)
-		return KEYRING_NONE;
-	control = token(&p);
-	module = token(&p);
-	if (control == NULL || module == NULL)
-		return KEYRING_NONE;
-	if (strcasecmp(control, "include") == 0 || strcasecmp(control, "substack") == 0)
-		return scan_file(s, module, depth + 1);
-	if (!keyring_module(module) || !s->source->present(s->source->ctx, module))
-		return KEYRING_NONE;
-	name_copy(s->found->module, module);
-	name_copy(s->found->file, file);
-	s->found->line = number;
-	return KEYRING_UNLOCKS;
+	return n == KEYRING_READ_MISSING ? PAMSTACK_READ_MISSING : n;
 }
 
-/* A file too deep, past the reads, unreadable or too big: the scan says KEYRING_UNKNOWN. */
-static enum keyring_scan unknown_file(struct scan *s, const char *fname)
+/* One line of the auth phase (pamstack.c reads them as libpam does): a keyring stops it. */
+static int scan_line(void *ctx, const struct pamstack_line *line)
 {
-	s->unknown = 1;
-	name_copy(s->found->file, fname);
-	return KEYRING_NONE;
-}
+	struct scan *s = ctx;
 
-/* Logical lines: a comment ends at the line's end, "\\\n" joins two lines. */
-static enum keyring_scan scan_text(struct scan *s, char *text, size_t len, const char *fname,
-				   int depth)
-{
-	enum keyring_scan result = KEYRING_NONE;
-	unsigned int number = 1, physical = 1;
-	char *line = text;
-	size_t at = 0;
-
-	while (at <= len && result == KEYRING_NONE) {
-		char c = text[at];
-
-		if (c == '\\' && at + 1 < len && text[at + 1] == '\n') {
-			text[at] = ' ';
-			text[at + 1] = ' ';
-			physical++;
-			at += 2;
-			continue;
-		}
-		if (c == '#') {
-			size_t end = at + strcspn(text + at, "\n");
-
-			memset(text + at, ' ', end - at);
-			at = end;
-			continue;
-		}
-		if (c == '\n' || c == '\0') {
-			text[at] = '\0';
-			result = scan_line(s, line, fname, number, depth);
-			line = text + at + 1;
-			number = ++physical;
-		}
-		at++;
-	}
-	return result;
-}
-
-static enum keyring_scan scan_file(struct scan *s, const char *name, int depth)
-{
-	enum keyring_scan result;
-	char fname[KEYRING_NAME_MAX + 1];
-	char *text;
-	long len;
-
-	name_copy(fname, name);
-	if (depth > KEYRING_DEPTH || ++s->reads > KEYRING_READS)
-		return unknown_file(s, fname);
-	text = malloc(KEYRING_FILE_MAX + 1);
-	if (text == NULL)
-		return unknown_file(s, fname);
-	len = s->source->read(s->source->ctx, fname, text, KEYRING_FILE_MAX + 1);
-	if (len == KEYRING_READ_MISSING) {
-		free(text);
-		return KEYRING_NONE;
-	}
-	if (len < 0 || len > KEYRING_FILE_MAX) {
-		free(text);
-		return unknown_file(s, fname);
-	}
-	text[len] = '\0';
-	result = scan_text(s, text, (size_t)len, fname, depth);
-	free(text);
-	return result;
+	if (line->kind != PAMSTACK_MODULE || !keyring_module(line->module) ||
+	    !s->source->present(s->source->ctx, line->module))
+		return 0;
+	name_copy(s->found->module, line->module);
+	name_copy(s->found->file, line->file);
+	s->found->line = line->number;
+	return 1;
 }
 
 enum keyring_scan keyring_scan(const struct keyring_source *source, const char *service,
 			       struct keyring_found *found)
 {
-	struct scan s = { .source = source, .found = found, .unknown = 0 };
+	struct scan s = { .source = source, .found = found };
+	struct pamstack_source files = { .read = scan_read, .ctx = &s };
+	struct pamstack_unknown unknown;
+	enum pamstack_result got;
 
 	memset(found, 0, sizeof(*found));
-	if (scan_file(&s, service, 0) == KEYRING_UNLOCKS)
+	got = pamstack_read(&files, service, "auth", scan_line, &s, &unknown);
+	if (got == PAMSTACK_STOPPED)
 		return KEYRING_UNLOCKS;
-	return s.unknown ? KEYRING_UNKNOWN : KEYRING_NONE;
+	if (got == PAMSTACK_UNKNOWN) {
+		name_copy(found->file, unknown.file);
+		return KEYRING_UNKNOWN;
+	}
+	/* PAMSTACK_REFUSED too: libpam runs no module there, so none unlocks a keyring. */
+	return KEYRING_NONE;
 }
 
 struct files {
@@ -234,11 +130,6 @@ static long files_read(void *ctx, const char *name, char *buf, size_t size)
 		return -1;
 	snprintf(path, sizeof(path), "%s/%s", f->pam_dir, name);
 	n = read_path(path, buf, size);
-	/* libpam: a service without a file of its own runs "other". */
-	if (n < 0 && errno == ENOENT && strcmp(name, f->service) == 0) {
-		snprintf(path, sizeof(path), "%s/other", f->pam_dir);
-		n = read_path(path, buf, size);
-	}
 	return n < 0 && errno == ENOENT ? KEYRING_READ_MISSING : n;
 }
 

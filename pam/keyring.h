@@ -22,10 +22,13 @@
 
 #include "config.h"
 
-#define KEYRING_NAME_MAX 255
-#define KEYRING_FILE_MAX 65536 /* bytes of one PAM file read, at most */
-#define KEYRING_DEPTH	 16    /* includes and substacks deep, libpam's PAM_SUBSTACK_MAX_LEVEL */
-#define KEYRING_READS	 64    /* files read for one service, at most (Debian's login: 6) */
+#include "pamstack.h"
+
+/* The reader's limits (pamstack.h): a stack past them cannot be told. */
+#define KEYRING_NAME_MAX PAMSTACK_NAME_MAX
+#define KEYRING_FILE_MAX PAMSTACK_FILE_MAX
+#define KEYRING_DEPTH	 PAMSTACK_DEPTH
+#define KEYRING_READS	 PAMSTACK_READS
 
 /* What the scan found: the keyring line, or why nothing could be told. */
 struct keyring_found {

@@ -21,13 +21,14 @@ suites() {
     $f mutants counted 5 "mutants: each one in tests/mutants still applies (its old text once in its file)" tests/mutants_apply.sh
     $f docs-refs counted 5 "docs: every reference to a document's heading resolves (a slug, never a section number)" tests/docs_refs.sh
     $f c counted 8 "C unit tests (reply parser, helper spawn, terminal, held signals, lockers asked first, the keyring rule, exported symbols, config file checks)" make -s -C pam check
+    $f pamstack counted 20 "the PAM stack reader against the real libpam: every module run, in order, with its arguments and the result (hand-made cases, /etc/pam.d, /usr/share/pam-configs), and the keyring rule" pam/tests/pamstack/run.sh
     $f config-shim counted 5 "config files: the shim's dump" pam/tests/check_config_files.sh pam/tests/config_dump
     $f config-helper counted 5 "config files: the helper's dump" pam/tests/check_config_files.sh "$HELPER_BIN" config-dump --config
     $f config-perms counted 5 "config file checks (owner, mode, links, size): the helper's dump" sh pam/tests/test_config_files_perms.sh "$HELPER_BIN" config-dump --config
     $f fake-helpers counted 22 "e2e: faulty helpers never authenticate" tests/e2e/sandbox.sh pam/tests/e2e_fake_helpers.sh
     $f security checks 12 "e2e: security (user names, links and owners, faults, socket mode, valgrind)" tests/e2e/security.sh
     $f unprivileged checks 18 "e2e: unprivileged callers (real sudo vs the caller's env, setuid helper for screen lockers)" tests/e2e/unprivileged.sh
-    $f fuzz-c exact 30 "fuzz: the shim's reply and option parsers, the keyring rule's stack scan (libFuzzer, ASan+UBSan)" pam/fuzz/run.sh
+    $f fuzz-c exact 30 "fuzz: the shim's reply and option parsers, the keyring rule's stack scan, the PAM stack reader (libFuzzer, ASan+UBSan)" pam/fuzz/run.sh
     $f fuzz-swift exact 30 "fuzz: the helper's config, request, state and armed-request decoders (Swift libFuzzer, ASan)" tests/fuzz/run.sh
     $f core checks 5 "e2e: core flow (virtual sensor, pam_unix, pamtester)" tests/e2e/core_flow.sh
     $f readers checks 8 "e2e: the readers at hand (two virtual readers, a closed lid, a removable port, one unplugged)" tests/e2e/readers.sh
@@ -65,7 +66,9 @@ MUTATION_MAP=(
     "pam/logind.h|gdm presence terminal"
     "pam/terminal.c|c terminal doas"
     "pam/clients.c|c locked keyring core lockers terminal gnome"
-    "pam/keyring.c|c keyring cli"
+    "pam/keyring.c|c pamstack keyring cli"
+    "pam/pamstack.c|c pamstack keyring cli swift"
+    "pam/pamstack.h|c pamstack keyring cli swift"
     "pam/approval.c|c terminal doas"
     "pam/protocol.c|c fake-helpers core locked"
     "pam/helper.c|c locked fake-helpers core terminal doas overlap polkit"

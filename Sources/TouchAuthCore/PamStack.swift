@@ -1,9 +1,11 @@
 // SPDX-License-Identifier: Apache-2.0
+internal import CConfig
+
 /// One PAM service's stack of one type (`auth`) as libpam builds and runs it, for
-/// `touchauth doctor`: a pure value, its files read through a closure. Modelled on Linux-PAM's
-/// libpam/pam_handlers.c (`_pam_parse_conf_file`, `_pam_assemble_line`, `_pam_StrTok`),
-/// pam_misc.c (`_pam_parse_control`) and pam_dispatch.c (`_pam_dispatch_aux`), 1.5.2 (Debian
-/// 12) and unchanged in dispatch through 1.6:
+/// `touchauth doctor`: a pure value, its files read through a closure. The lines are the module's
+/// own reader's (pam/pamstack.c, through CConfig: the keyring rule reads the same way), held to
+/// the real libpam by pam/tests/pamstack; the dispatch is modelled on Linux-PAM's
+/// pam_dispatch.c (`_pam_dispatch_aux`), 1.5.2 (Debian 12) and unchanged in dispatch through 1.6:
 /// - `include X` (and Debian's `@include X`) puts X's lines of the type in place: one scope,
 ///   jumps count through them, `done` and `die` there end the whole stack;
 /// - `substack X` is its own frame: `done`, `die` and a jump that runs past its end end the
@@ -24,22 +26,104 @@ public struct PamStack: Equatable, Sendable {
         case substack(PamLine, [Item])
     }
 
-    /// libpam's PAM_SUBSTACK_MAX_LEVEL; includes are held to it too (libpam has no limit on
-    /// them: a loop of includes would never end).
-    public static let maxDepth = 16
+    /// libpam's PAM_SUBSTACK_MAX_LEVEL (pamstack.h): includes and substacks deep.
+    public static let maxDepth = Int(PAMSTACK_DEPTH)
+
+    /// Set when the reader cannot tell how libpam reads the stack (a file it cannot read, too
+    /// big, too deep, or one the two libpams read differently): the file and why.
+    public let cannotTell: String?
 
     /// Reads `service` and what it includes through `read` (a name as written after `include`,
-    /// `substack` or `@include`, or the service's own name -> its text; nil: not readable).
-    /// Nil when the service itself is not readable.
+    /// `substack` or `@include`, "other", or the service's own name -> its text; nil: no such
+    /// file). Nil when neither the service nor "other" is there.
     public init?(service: String, type: String = "auth", read: (String) -> String?) {
-        guard let text = read(service) else { return nil }
+        let got = withoutActuallyEscaping(read) { PamStack.read(service: service, type: type, read: $0) }
+        guard let got else { return nil }
         self.type = type
-        items = PamStack.parse(text, file: service, type: type, depth: 0, read: read)
+        items = got.items
+        cannotTell = got.cannotTell
+    }
+
+    /// pamstack_read over `read`: the lines nested, what it cannot tell; nil for no file at all.
+    private static func read(service: String, type: String, read: @escaping (String) -> String?) -> (items: [Item], cannotTell: String?)? {
+        let reading = Reading(read: read, type: type)
+        var unknown = pamstack_unknown()
+        let source = Unmanaged.passUnretained(reading).toOpaque()
+        var files = pamstack_source(
+            read: { context, name, buffer, size in
+                let reading = Unmanaged<Reading>.fromOpaque(context!).takeUnretainedValue()
+                guard let text = reading.read(String(cString: name!)) else { return Int(PAMSTACK_READ_MISSING) }
+                let bytes = Array(text.utf8)
+                let count = min(bytes.count, size)
+                if count > 0 {
+                    bytes.withUnsafeBytes { UnsafeMutableRawPointer(buffer!).copyMemory(from: $0.baseAddress!, byteCount: count) }
+                }
+                return count
+            }, ctx: source)
+        let result = withExtendedLifetime(reading) {
+            pamstack_read(&files, service, type, { context, line in
+                Unmanaged<Reading>.fromOpaque(context!).takeUnretainedValue().take(line!.pointee)
+                return 0
+            }, source, &unknown)
+        }
+        if result == PAMSTACK_NONE { return nil }
+        var cannotTell: String? = nil
+        if result == PAMSTACK_UNKNOWN {
+            let file = withUnsafeBytes(of: &unknown.file) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }
+            cannotTell = "\(file): \(String(cString: unknown.why))"
+        } else if result == PAMSTACK_REFUSED {
+            cannotTell = "\(service): refused by libpam"
+        }
+        return (reading.items(), cannotTell)
+    }
+
+    /// The reader's lines, nested: a substack's lines (one level down) as its frame.
+    private final class Reading {
+        let read: (String) -> String?
+        let type: String
+        var frames: [[Item]] = [[]]
+        var heads: [PamLine] = []
+
+        init(read: @escaping (String) -> String?, type: String) {
+            self.read = read
+            self.type = type
+        }
+
+        func take(_ line: pamstack_line) {
+            close(to: Int(line.level))
+            let file = String(cString: line.file)
+            let control = String(cString: line.control)
+            let module = String(cString: line.module)
+            switch line.kind {
+            case PAMSTACK_SUBSTACK:
+                heads.append(PamLine(file: file, number: Int(line.number), type: type, control: control, module: module, args: []))
+                frames.append([])
+            case PAMSTACK_BROKEN:
+                frames[frames.count - 1].append(.module(PamLine(brokenIn: file, number: Int(line.number), type: type, control: control)))
+            default:
+                let args = (0..<Int(line.argc)).map { String(cString: line.argv[$0]!) }
+                frames[frames.count - 1].append(
+                    .module(PamLine(file: file, number: Int(line.number), type: type, control: control, module: module, args: args)))
+            }
+        }
+
+        private func close(to level: Int) {
+            while frames.count - 1 > level {
+                let inner = frames.removeLast()
+                frames[frames.count - 1].append(.substack(heads.removeLast(), inner))
+            }
+        }
+
+        func items() -> [Item] {
+            close(to: 0)
+            return frames[0]
+        }
     }
 
     public init(type: String = "auth", items: [Item]) {
         self.type = type
         self.items = items
+        cannotTell = nil
     }
 
     /// Every module line in the order libpam holds them (substacks in place).
@@ -53,120 +137,6 @@ public struct PamStack: Equatable, Sendable {
             }
         }
         return flat(items)
-    }
-
-    static func parse(_ text: String, file: String, type: String, depth: Int, read: (String) -> String?) -> [Item] {
-        var items: [Item] = []
-        for (number, line) in logicalLines(text) {
-            var rest = Substring(line)
-            guard var word = token(&rest) else { continue }
-            if word == "@include" {  // Debian: every line of the file, each under its own type
-                items += included(token(&rest), from: file, number: number, type: type, depth: depth, read: read)
-                continue
-            }
-            var broken = false
-            if word.hasPrefix("-") { word.removeFirst() }  // "do not log a module that is missing"
-            let known = ["auth", "account", "password", "session"].contains(word.lowercased())
-            if !known {
-                broken = true  // libpam: an illegal type is a failing line of the type asked for
-            } else if word.lowercased() != type {
-                continue
-            }
-            let control = token(&rest)
-            switch control?.lowercased() {
-            case "include", "substack":
-                let name = token(&rest)
-                let here = PamLine(file: file, number: number, type: type, control: control!, module: name ?? "", args: [])
-                if control!.lowercased() == "include" {
-                    items += included(name, from: file, number: number, type: type, depth: depth, read: read)
-                } else if depth + 1 < maxDepth, let name, let inner = read(name) {
-                    items.append(.substack(here, parse(inner, file: name, type: type, depth: depth + 1, read: read)))
-                } else {
-                    // libpam adds the substack, then a failing line in its place.
-                    items.append(.substack(here, []))
-                    items.append(.module(PamLine(brokenIn: file, number: number, type: type, control: "")))
-                }
-            default:
-                let module = token(&rest)
-                var args: [String] = []
-                while let arg = token(&rest) { args.append(arg) }
-                if broken || control == nil || module == nil {
-                    // Failing under its own control; with none, `bad` for every value.
-                    items.append(.module(PamLine(brokenIn: file, number: number, type: type, control: control ?? "")))
-                } else {
-                    items.append(.module(PamLine(file: file, number: number, type: type, control: control!, module: module!, args: args)))
-                }
-            }
-        }
-        return items
-    }
-
-    private static func included(
-        _ name: String?, from file: String, number: Int, type: String, depth: Int, read: (String) -> String?
-    ) -> [Item] {
-        if depth + 1 < maxDepth, let name, let text = read(name) {
-            return parse(text, file: name, type: type, depth: depth + 1, read: read)
-        }
-        return [.module(PamLine(brokenIn: file, number: number, type: type, control: ""))]
-    }
-
-    /// `_pam_assemble_line`: text up to a `#` ends the line; a backslash at the end of a line
-    /// without one joins the next line; blank lines and lines that are only a comment are
-    /// skipped (a continued line goes on after them). Each with the number of its first line.
-    static func logicalLines(_ text: String) -> [(Int, String)] {
-        var out: [(Int, String)] = []
-        var pending = ""
-        var start = 0
-        for (index, raw) in text.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
-            let content = raw.drop(while: isBlank)
-            if content.isEmpty || content.first == "#" { continue }
-            if pending.isEmpty { start = index + 1 }
-            if let hash = raw.firstIndex(of: "#") {
-                out.append((start, pending + String(raw[..<hash])))
-                pending = ""
-                continue
-            }
-            var line = raw
-            while let last = line.last, isBlank(last) { line.removeLast() }
-            if line.last == "\\" {
-                pending += String(line.dropLast()) + " "
-                continue
-            }
-            out.append((start, pending + String(line)))
-            pending = ""
-        }
-        if !pending.isEmpty { out.append((start, pending)) }
-        return out
-    }
-
-    /// libpam's blanks: a carriage return is not one.
-    static func isBlank(_ c: Character) -> Bool { c == " " || c == "\t" }
-
-    /// `_pam_StrTok` on blanks: a word, or `[...]` as one word without its brackets (`\]` is a
-    /// `]` inside).
-    static func token(_ rest: inout Substring) -> String? {
-        rest = rest.drop { $0 == " " || $0 == "\t" || $0 == "\n" }
-        guard let first = rest.first else { return nil }
-        var word = ""
-        if first == "[" {
-            rest = rest.dropFirst()
-            while let c = rest.first, c != "]" {
-                rest = rest.dropFirst()
-                if c == "\\", rest.first == "]" {
-                    word.append("]")
-                    rest = rest.dropFirst()
-                } else {
-                    word.append(c)
-                }
-            }
-            rest = rest.dropFirst()  // the "]"
-        } else {
-            while let c = rest.first, c != " ", c != "\t", c != "\n" {
-                word.append(c)
-                rest = rest.dropFirst()
-            }
-        }
-        return word
     }
 }
 
@@ -239,25 +209,17 @@ public struct PamLine: Equatable, Hashable, Sendable {
 
     public func action(for result: PamResult) -> PamAction { actions[result] ?? .bad }
 
-    /// The control words (case-insensitive, as libpam's strcasecmp), else `[value=action ...]`.
+    /// libpam's reading of the control (pamstack.c's `pamstack_actions`, the module's reader):
+    /// required, requisite, optional, sufficient (any case), else `value=action` pairs; a syntax
+    /// error makes every value `bad`.
     static func actions(_ control: String) -> [PamResult: PamAction] {
-        var table: [PamResult: PamAction] = [:]
-        switch control.lowercased() {
-        case "required":
-            table = [.success: .ok, .newAuthtokReqd: .ok, .ignore: .ignore]
-            return fill(table, .bad)
-        case "requisite":
-            table = [.success: .ok, .newAuthtokReqd: .ok, .ignore: .ignore]
-            return fill(table, .die)
-        case "optional":
-            table = [.success: .ok, .newAuthtokReqd: .ok]
-            return fill(table, .ignore)
-        case "sufficient":
-            table = [.success: .done, .newAuthtokReqd: .done]
-            return fill(table, .ignore)
-        default:
-            return fill(parse(control) ?? fill([:], .bad), .bad)
+        var table = [Int32](repeating: 0, count: Int(PAMSTACK_RESULTS))
+        _ = table.withUnsafeMutableBufferPointer { pamstack_actions(control, $0.baseAddress!) }
+        var out: [PamResult: PamAction] = [:]
+        for (index, result) in PamResult.allCases.enumerated() {
+            out[result] = action(table[index])
         }
+        return out
     }
 
     static func fill(_ table: [PamResult: PamAction], _ action: PamAction) -> [PamResult: PamAction] {
@@ -266,42 +228,15 @@ public struct PamLine: Equatable, Hashable, Sendable {
         return table
     }
 
-    /// `_pam_parse_control`: `value=action` pairs, blanks around each part; names and actions
-    /// match by prefix and case (strncmp), a number is a jump (not 0). `default=` gives its
-    /// action to every value not set yet. Nil on a syntax error (then every value is `bad`).
-    static func parse(_ control: String) -> [PamResult: PamAction]? {
-        let names = PamResult.allCases.map(\.rawValue) + ["default"]
-        let actionWords: [(String, PamAction)] = [("ignore", .ignore), ("ok", .ok), ("done", .done), ("bad", .bad),
-                                                  ("die", .die), ("reset", .reset)]
-        var table: [PamResult: PamAction] = [:]
-        var rest = Substring(control)
-        func skipBlanks() { rest = rest.drop { $0 == " " || $0 == "\t" || $0 == "\n" || $0 == "\r" || $0 == "\u{0B}" || $0 == "\u{0C}" } }
-        while true {
-            skipBlanks()
-            if rest.isEmpty { return table }
-            guard let name = names.first(where: { rest.hasPrefix($0) }) else { return nil }
-            rest = rest.dropFirst(name.count)
-            if rest.isEmpty { return nil }
-            skipBlanks()
-            guard rest.first == "=" else { return nil }
-            rest = rest.dropFirst()
-            skipBlanks()
-            if rest.isEmpty { return nil }
-            let action: PamAction
-            if let known = actionWords.first(where: { rest.hasPrefix($0.0) }) {
-                rest = rest.dropFirst(known.0.count)
-                action = known.1
-            } else {
-                let digits = rest.prefix { $0.isASCII && $0.isNumber }
-                guard !digits.isEmpty, let n = Int(digits), n > 0 else { return nil }
-                rest = rest.dropFirst(digits.count)
-                action = .jump(n)
-            }
-            if let result = PamResult(rawValue: name) {
-                table[result] = action
-            } else {
-                table = fill(table, action)
-            }
+    static func action(_ value: Int32) -> PamAction {
+        switch value {
+        case Int32(truncatingIfNeeded: PAMSTACK_IGNORE.rawValue): .ignore
+        case Int32(truncatingIfNeeded: PAMSTACK_OK.rawValue): .ok
+        case Int32(truncatingIfNeeded: PAMSTACK_DONE.rawValue): .done
+        case Int32(truncatingIfNeeded: PAMSTACK_DIE.rawValue): .die
+        case Int32(truncatingIfNeeded: PAMSTACK_RESET.rawValue): .reset
+        case let jump where jump > 0: .jump(Int(jump))
+        default: .bad
         }
     }
 }

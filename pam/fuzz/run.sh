@@ -47,11 +47,13 @@ fuzz() {  # fuzz NAME: runs it, counts the verdict
 if build fuzz_reply "$here/fuzz_reply.c" "$here/../protocol.c" &&
    build fuzz_config "$here/fuzz_config.c" "$here/../config.c" "$here/../config_parse.c" \
        "$here/../config_file.c" &&
-   build fuzz_keyring "$here/fuzz_keyring.c" "$here/../keyring.c" "$here/../clients.c" \
-       "$here/../config.c" "$here/../config_parse.c" "$here/../config_file.c"; then
+   build fuzz_keyring "$here/fuzz_keyring.c" "$here/../keyring.c" "$here/../pamstack.c" "$here/../clients.c" \
+       "$here/../config.c" "$here/../config_parse.c" "$here/../config_file.c" &&
+   build fuzz_pamstack "$here/fuzz_pamstack.c" "$here/../pamstack.c"; then
     fuzz reply
     fuzz config
     fuzz keyring
+    fuzz pamstack
 else
     failed=$((failed + 1)); echo "FAIL - build"
 fi
