@@ -18,7 +18,8 @@
 
 #include "clients.h"
 
-/* polkit-agent-helper-1 where distributions install it: no other program's stdout is the agent's. */
+/* polkit-agent-helper-1 where distributions install it: no other program's stdout is the agent's.
+ */
 static const char *const agent_helpers[] = {
 	"/usr/lib/polkit-1/polkit-agent-helper-1",     /* Debian, Ubuntu */
 	"/usr/libexec/polkit-agent-helper-1",	       /* Fedora */

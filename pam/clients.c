@@ -17,8 +17,9 @@ enum {
 	STARTS_SESSION = 1 << 2, /* POLICY.md#the-login-keyring, decision 0030 */
 	PASSWORD_ONLY = 1 << 3,	 /* POLICY.md#gdms-two-conversations: the finger's is beside */
 	HIDES_INFO = 1 << 4,	 /* POLICY.md#gdms-two-conversations: info lines become its hint */
-	AGENT_LINE = 1 << 5,	 /* POLICY.md#polkit-agents: agent.h, when the host is polkit's helper */
-	UNLOCKS = 1 << 6,	 /* POLICY.md#a-locked-screen: a lock screen's own conversation */
+	AGENT_LINE =
+	    1 << 5,	  /* POLICY.md#polkit-agents: agent.h, when the host is polkit's helper */
+	UNLOCKS = 1 << 6, /* POLICY.md#a-locked-screen: a lock screen's own conversation */
 };
 
 static const struct client {

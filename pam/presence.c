@@ -155,6 +155,36 @@ int presence_subject(int agent, struct presence_subject *subject)
 	return 0;
 }
 
+/*
+ * PID has a controlling terminal (/proc/PID/stat's tty_nr): a text agent (pkttyagent), which
+ * blocks reading its terminal once it gets a password request, and would hear our match only
+ * after Enter.  Unreadable counts as one: no request is sent, the finger comes first.
+ */
+static int has_terminal(pid_t pid)
+{
+	char path[64], buf[1024], *p;
+	ssize_t n;
+	long tty = 1;
+	int fd;
+
+	snprintf(path, sizeof(path), "/proc/%d/stat", (int)pid);
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return 1;
+	do {
+		n = read(fd, buf, sizeof(buf) - 1);
+	} while (n < 0 && errno == EINTR);
+	close(fd);
+	if (n <= 0)
+		return 1;
+	buf[n] = '\0';
+	p = strrchr(buf, ')');
+	/* ") S ppid pgrp session tty_nr" */
+	if (p == NULL || sscanf(p + 1, " %*c %*d %*d %*d %ld", &tty) != 1)
+		return 1;
+	return tty != 0;
+}
+
 /* What the PAM items and logind say is there to show the conversation. */
 struct screen {
 	/* A display item (PAM_XDISPLAY, or a PAM_TTY like ":0"): its VT is not ours. */
@@ -422,7 +452,8 @@ struct presence presence_decide(pam_handle_t *pamh, const struct config_values *
 	/* A polkit agent's dialog (no terminal) is on the screen of the user at the seat. */
 	if (agent && p.use == TERMINAL_NONE && screen.user_display)
 		screen.display = 1;
-	p.agent_line = agent && p.use == TERMINAL_NONE;
+	p.agent_line =
+	    agent && p.use == TERMINAL_NONE && !(subject.peer && has_terminal(subject.pid));
 	p.refusal = nobody_to_answer(opts, service, logind, &screen, p.use);
 	if (p.refusal != NULL)
 		terminal_close(term);

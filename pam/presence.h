@@ -22,7 +22,11 @@ struct presence {
 	const char *refusal;
 	/* The terminal found; TERMINAL_OWNED: its keys are the prompt's. */
 	enum terminal_use use;
-	/* The prompt owns polkit's agent line (agent.h): a dialog with its password field. */
+	/*
+	 * The prompt owns polkit's agent line (agent.h): a dialog with its password field.  Not
+	 * for a socket-activated helper's text agent (a peer with a terminal): pkttyagent blocks
+	 * reading its terminal once asked, so the finger comes first there.
+	 */
 	int agent_line;
 	/*
 	 * The logind session whose lock decides (POLICY.md#a-locked-screen): the

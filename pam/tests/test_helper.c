@@ -217,8 +217,8 @@ static void run(const char *name, enum ta_outcome want, int trusted, const char 
 	sigaction(SIGCHLD, NULL, &before);
 	pthread_sigmask(SIG_SETMASK, NULL, &mask_before);
 
-	call = (struct helper_call){ HELPER_VERIFY, &opts, "root", "test", 1, argv, NULL, 0, 0,
-				     NULL,	    NULL,  NULL,   NULL };
+	call = (struct helper_call){ HELPER_VERIFY, &opts, "root", "test", 1,	argv, NULL, 0, 0,
+				     NULL,	    NULL,  NULL,   NULL,   NULL };
 	rc = helper_run((pam_handle_t *)dir, &call, &outcome, NULL);
 
 	snprintf(what, sizeof(what), "%s: outcome %s", name, ta_outcomes[outcome].name);
@@ -272,8 +272,8 @@ static void test_hangup(void)
 	snprintf(opts.helper, sizeof(opts.helper), "%s/hang", dir);
 	messages[0] = log_lines[0] = '\0';
 	clock_gettime(CLOCK_MONOTONIC, &t0);
-	call = (struct helper_call){ HELPER_VERIFY, &opts, "root", "test", 1, argv, &term, 0, 0,
-				     NULL,	    NULL,  NULL,   NULL };
+	call = (struct helper_call){ HELPER_VERIFY, &opts, "root", "test", 1,	argv, &term, 0, 0,
+				     NULL,	    NULL,  NULL,   NULL,   NULL };
 	rc = helper_run((pam_handle_t *)dir, &call, &outcome, NULL);
 	clock_gettime(CLOCK_MONOTONIC, &t1);
 	ms = (t1.tv_sec - t0.tv_sec) * 1000 + (t1.tv_nsec - t0.tv_nsec) / 1000000;
