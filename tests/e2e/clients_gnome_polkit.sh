@@ -120,10 +120,15 @@ NS_PIDS=""
 HOLDER=""
 cleanup() {
     local p d
+    TUID=${TUID:-}
     for d in "$SHELL_CG" "$SCOPE"; do
         for p in $(cat "$d/cgroup.procs" 2>/dev/null); do kill "$p" 2>/dev/null; done
     done
     for p in $NS_PIDS; do kill "$p" 2>/dev/null; done
+    # Every process of the suite's own user: its session bus and what that bus started (dconf,
+    # at-spi), which outlive the shell and hold the fds the suite was started with (a first
+    # version left them and kept the machine's test lock).
+    for p in $(pgrep -u "$TUID" 2>/dev/null); do kill "$p" 2>/dev/null; done
     [ -z "$HOLDER" ] || kill "$HOLDER" 2>/dev/null
     sleep 0.2
     for d in $OURS; do
