@@ -43,6 +43,7 @@ suites() {
     $f lightdm checks 62 "e2e: LightDM and its GTK greeter on Xvfb (finger, wrong fingers, locked user, console in front)" tests/e2e/clients_lightdm.sh
     $f gdm checks 5 "e2e: GDM's two stacks as its session workers run them (finger, password while the finger waits, wrong fingers, locked, remote, no greeter)" tests/e2e/clients_gdm.sh
     $f gnome checks 30 "e2e: GNOME's lock screen for real (gnome-shell 43 headless; GDM stand-in running the real PAM stacks, real fprintd; finger, wrong fingers, locked user, password while armed, README's stacks; the screen locked: a real sudo in a terminal gets the password at once)" tests/e2e/clients_gnome.sh
+    $f gnome-polkit checks 40 "e2e: GNOME Shell's own polkit dialog for real (gnome-shell 43 headless, the real polkitd and setuid polkit-agent-helper-1; pkexec and pkcheck --allow-user-interaction: our line and the field at once, the finger, typed while armed, a wrong finger, the field's time)" tests/e2e/clients_gnome_polkit.sh
     $f keyring checks 10 "e2e: the login keyring kept unlocked (the real pam_gnome_keyring and gnome-keyring-daemon: login by password unlocks it, the finger not offered; finger_at_keyring_login; GDM's unlock, polkit keep the finger)" tests/e2e/keyring.sh
     $f presence checks 13 "e2e: presence (fake logind sessions, no terminal, no display, real su)" tests/e2e/presence.sh
     $f locked checks 40 "e2e: a locked screen (logind's LockedHint from a dbusmock logind on a private system bus): real sudo in the locked session's terminals gets the password at once; the lock screens' own conversations keep the finger; unlocked or no logind: as before" tests/e2e/locked.sh
@@ -63,6 +64,7 @@ suites() {
 # mention. Every name must be a suite above (mutate.sh refuses to start otherwise).
 MUTATION_MAP=(
     "pam/presence.c|core locked gdm terminal presence polkit forky sshd lockers cli"
+    "pam/agent.c|c polkit gnome-polkit"
     "pam/logind.h|gdm presence terminal"
     "pam/terminal.c|c terminal doas"
     "pam/clients.c|c locked keyring core lockers terminal gnome"
