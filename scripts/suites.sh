@@ -74,7 +74,6 @@ MUTATION_MAP=(
     "pam/approval.c|c terminal doas"
     "pam/protocol.c|c fake-helpers core locked"
     "pam/helper.c|c locked fake-helpers core terminal doas overlap polkit"
-    "pam/agent.c|c polkit"
     "pam/spawn.c|c fake-helpers core terminal security unprivileged slow-disk"
     "pam/recorder.c|stacks unprivileged core lockout"
     "pam/user.c|c security core stacks unprivileged lockers"
