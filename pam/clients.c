@@ -70,6 +70,15 @@ int client_asks_first(const char *service)
 	return has(service, ASKS_FIRST);
 }
 
+const char *client_asking_first(size_t i)
+{
+	for (size_t row = 0; row < sizeof(clients) / sizeof(clients[0]); row++) {
+		if ((clients[row].flags & ASKS_FIRST) != 0 && i-- == 0)
+			return clients[row].service;
+	}
+	return NULL;
+}
+
 /*
  * Every sudo service, whatever sudoers' pam_service names it: a prefix, not a
  * row (POLICY.md#someone-must-be-able-to-answer, decision 0009).

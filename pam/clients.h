@@ -8,6 +8,8 @@
 #ifndef TOUCHAUTH_CLIENTS_H
 #define TOUCHAUTH_CLIENTS_H
 
+#include <stddef.h>
+
 /*
  * 1 when the client of SERVICE is a screen locker that reads the password
  * before it calls PAM and shows none of PAM's messages (i3lock, swaylock):
@@ -15,6 +17,9 @@
  * the password at once, Enter on an empty field is the finger.
  */
 int client_asks_first(const char *service);
+
+/* The I-th service (from 0) the module asks first, in the table's order; NULL past the last. */
+const char *client_asking_first(size_t i);
 
 /*
  * 1 when the client of SERVICE has no window for our prompt without a

@@ -3,10 +3,12 @@
  * The config file (SECURITY.md#root-owned-files): opened without following a link, and
  * read only if root alone could have written it: a regular file, root's, not
  * writable by group or others, its only name, at most CONFIG_FILE_MAX bytes.
- * Then its lines go to the grammar (config_parse.c).  Built into the module
- * and the helper alike (config.h).
+ * Then its lines go to the grammar (config_parse.c).  config_load puts the
+ * defaults, the file and the module arguments together.  Built into the
+ * module and the helper alike (config.h); the grammar needs nothing here.
  */
 #include "config.h"
+#include "contract.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -151,4 +153,44 @@ int config_apply_file(const struct config_log *log, struct config_values *values
 		rc = config_apply_text(log, values, data, len, path, err);
 	free(data);
 	return rc;
+}
+
+/* An error of config_load's own (CONFIG_OK: none yet); -1 unless CONFIG_OK. */
+static int load_error(struct config_error *err, enum config_error_kind kind)
+{
+	memset(err, 0, sizeof(*err));
+	err->kind = kind;
+	err->argument = -1;
+	return kind == CONFIG_OK ? 0 : -1;
+}
+
+/* The defaults, then the file, then the module arguments over it (config.h). */
+int config_load(const struct config_log *log, const char *explicit_path, int argc,
+		const char *const *argv, struct config_values *values, struct config_error *err)
+{
+	char config[CONFIG_PATH_MAX + 1] = "";
+	const char *path = explicit_path;
+
+	config_defaults(values);
+	load_error(err, CONFIG_OK);
+
+	/* The helper receives at most this many; both sides must see the same set. */
+	if (argc < 0 || argc > TA_REQUEST_ARGS_MAX) {
+		config_say(log, LOG_ERR, "more than %d module arguments", TA_REQUEST_ARGS_MAX);
+		return load_error(err, CONFIG_ERR_ARGS);
+	}
+	/* config= first, wherever it is, since the other arguments override the file. */
+	if (path == NULL) {
+		if (config_find_path(log, argc, argv, config, err) != 0)
+			return -1;
+		path = config;
+	}
+	if (config_apply_file(log, values, path[0] != '\0' ? path : DEFAULT_CONFIG_PATH,
+			      path[0] != '\0', err) != 0)
+		return -1;
+	for (int i = 0; i < argc; i++) {
+		if (config_apply_argument(log, values, argv[i], i, err) != 0)
+			return -1;
+	}
+	return 0;
 }

@@ -10,7 +10,6 @@
  * through struct config_log.
  */
 #include "config.h"
-#include "protocol.h"
 
 #include <errno.h>
 #include <stdarg.h>
@@ -279,36 +278,6 @@ int config_find_path(const struct config_log *log, int argc, const char *const *
 	path[0] = '\0';
 	for (int i = 0; i < argc; i++) {
 		if (apply_argument(log, argv[i], i, NULL, path, err) != 0)
-			return -1;
-	}
-	return 0;
-}
-
-int config_load(const struct config_log *log, const char *explicit_path, int argc,
-		const char *const *argv, struct config_values *values, struct config_error *err)
-{
-	char config[CONFIG_PATH_MAX + 1] = "";
-	const char *path = explicit_path;
-
-	config_defaults(values);
-	fail(err, CONFIG_OK, NULL, 0, -1, NULL);
-
-	/* The helper receives at most this many; both sides must see the same set. */
-	if (argc < 0 || argc > TA_REQUEST_ARGS_MAX) {
-		config_say(log, LOG_ERR, "more than %d module arguments", TA_REQUEST_ARGS_MAX);
-		return fail(err, CONFIG_ERR_ARGS, NULL, 0, -1, NULL);
-	}
-	/* config= first, wherever it is, since the other arguments override the file. */
-	if (path == NULL) {
-		if (config_find_path(log, argc, argv, config, err) != 0)
-			return -1;
-		path = config;
-	}
-	if (config_apply_file(log, values, path[0] != '\0' ? path : DEFAULT_CONFIG_PATH,
-			      path[0] != '\0', err) != 0)
-		return -1;
-	for (int i = 0; i < argc; i++) {
-		if (apply_argument(log, argv[i], i, values, NULL, err) != 0)
 			return -1;
 	}
 	return 0;

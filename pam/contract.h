@@ -9,6 +9,7 @@
 #define TOUCHAUTH_CONTRACT_H
 
 #include <stdbool.h>
+#include <stdio.h>
 #include <string.h>
 
 /* Limits of docs/PROTOCOL.md. */
@@ -102,6 +103,30 @@ static inline bool ta_approval_escapes(unsigned long cp)
 static inline bool ta_lockout_over(long long unlock_time, long long locked_at, long long now)
 {
 	return unlock_time > 0 && now - locked_at >= unlock_time;
+}
+
+/*
+ * Beside the state file <state_dir>/<uid> (docs/POLICY.md#the-state-store): the
+ * lockout's marker <uid>.locked, written by the helper (StateStore.swift), read
+ * by the module (lockout.c); `touchauth disable`'s marker <uid>.disabled
+ * (StateStore.swift, presence.c).  The lockout marker's line: the state file's
+ * inode, its ctime (seconds, nanoseconds), locked_at, the strikes: five decimal
+ * numbers, one space between, one '\n' after, each at most 18 digits (a long
+ * long holds them all).
+ */
+#define TA_LOCKED_SUFFIX     ".locked"
+#define TA_DISABLED_SUFFIX   ".disabled"
+#define TA_MARKER_FIELDS     5
+#define TA_MARKER_DIGITS_MAX 18
+#define TA_MARKER_MAX	     128 /* bytes of the line, its NUL included */
+
+/* The marker's line into buf (TA_MARKER_MAX bytes); snprintf's count. */
+static inline int ta_marker_line(char *buf, size_t size, unsigned long long inode,
+				 long long ctime_s, long long ctime_ns, long long locked_at,
+				 long long strikes)
+{
+	return snprintf(buf, size, "%llu %lld %lld %lld %lld\n", inode, ctime_s, ctime_ns,
+			locked_at, strikes);
 }
 
 /* The i-th locale variable's name, NULL past the last. */

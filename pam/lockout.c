@@ -26,26 +26,22 @@
 #endif
 #define TEXT_DOMAIN "touchauth"
 
-/* The marker's line: five decimal numbers, one space between, one '\n' after. */
-#define MARKER_FIELDS 5
-#define MARKER_MAX    128
-
-/* Strict: digits only, no sign, no leading blank, at most 19 of them. */
-static int parse_fields(const char *line, long long out[MARKER_FIELDS])
+/* The marker's line (contract.h). Strict: digits only, no sign, no leading blank, at most 18. */
+static int parse_fields(const char *line, long long out[TA_MARKER_FIELDS])
 {
 	const char *p = line;
 
-	for (int i = 0; i < MARKER_FIELDS; i++) {
+	for (int i = 0; i < TA_MARKER_FIELDS; i++) {
 		size_t digits = strspn(p, "0123456789");
 		long long v = 0;
 
-		if (digits == 0 || digits > 18)
+		if (digits == 0 || digits > TA_MARKER_DIGITS_MAX)
 			return -1;
 		for (size_t k = 0; k < digits; k++)
 			v = v * 10 + (p[k] - '0');
 		out[i] = v;
 		p += digits;
-		if (*p++ != (i == MARKER_FIELDS - 1 ? '\n' : ' '))
+		if (*p++ != (i == TA_MARKER_FIELDS - 1 ? '\n' : ' '))
 			return -1;
 	}
 	return *p == '\0' ? 0 : -1;
@@ -74,8 +70,8 @@ static int read_marker(const char *path, char *buf, size_t size)
 
 int lockout_marked(const struct config_values *opts, uid_t uid)
 {
-	char path[CONFIG_PATH_MAX + 32], line[MARKER_MAX];
-	long long f[MARKER_FIELDS]; /* inode, ctime s, ctime ns, locked_at, strikes */
+	char path[CONFIG_PATH_MAX + 32], line[TA_MARKER_MAX];
+	long long f[TA_MARKER_FIELDS]; /* inode, ctime s, ctime ns, locked_at, strikes */
 	struct stat st;
 	int n;
 
@@ -83,10 +79,10 @@ int lockout_marked(const struct config_values *opts, uid_t uid)
 	if (geteuid() != 0)
 		return -1;
 	n = snprintf(path, sizeof(path), "%s/%u", opts->state_dir, (unsigned)uid);
-	if (n < 0 || (size_t)n >= sizeof(path) - sizeof(".locked") || lstat(path, &st) != 0 ||
-	    !S_ISREG(st.st_mode) || st.st_uid != 0)
+	if (n < 0 || (size_t)n >= sizeof(path) - sizeof(TA_LOCKED_SUFFIX) ||
+	    lstat(path, &st) != 0 || !S_ISREG(st.st_mode) || st.st_uid != 0)
 		return -1;
-	memcpy(path + n, ".locked", sizeof(".locked"));
+	memcpy(path + n, TA_LOCKED_SUFFIX, sizeof(TA_LOCKED_SUFFIX));
 	if (read_marker(path, line, sizeof(line)) != 0 || parse_fields(line, f) != 0)
 		return -1;
 	if ((unsigned long long)f[0] != (unsigned long long)st.st_ino ||

@@ -5,6 +5,8 @@
  */
 #include "presence.h"
 
+#include "contract.h"
+
 #include <dlfcn.h>
 #include <errno.h>
 #include <fcntl.h>
@@ -387,7 +389,8 @@ static int switched_off(const struct config_values *opts, uid_t uid)
 {
 	char path[CONFIG_PATH_MAX + 32];
 	struct stat st;
-	int n = snprintf(path, sizeof(path), "%s/%u.disabled", opts->state_dir, (unsigned)uid);
+	int n = snprintf(path, sizeof(path), "%s/%u" TA_DISABLED_SUFFIX, opts->state_dir,
+			 (unsigned)uid);
 
 	return n > 0 && (size_t)n < sizeof(path) && lstat(path, &st) == 0;
 }

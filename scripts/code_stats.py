@@ -2,7 +2,7 @@
 # SPDX-License-Identifier: Apache-2.0
 """How the product's code reads (issue 39): comment lines per file and the longest functions.
 
-    scripts/code_stats.py [--top N] [FILE...]     default: pam/*.c and Sources/**/*.swift
+    scripts/code_stats.py [--top N] [FILE...]     default: pam/*.c, pam/*.h and Sources/**/*.swift
 
 A comment line is one that holds only a comment (//, ///, a /* */ block's lines); a code line
 with a comment after it counts as code. A function runs from its declaration to its closing
@@ -76,7 +76,7 @@ def main(argv):
     root = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..")
     files = argv or sorted(
         os.path.relpath(p, root)
-        for p in glob.glob(os.path.join(root, "pam/*.c")) + glob.glob(os.path.join(root, "Sources/**/*.swift"), recursive=True)
+        for p in glob.glob(os.path.join(root, "pam/*.[ch]")) + glob.glob(os.path.join(root, "Sources/**/*.swift"), recursive=True)
     )
     every = []
     print(f"{'comments':>8} {'lines':>6} {'ratio':>6}  file")

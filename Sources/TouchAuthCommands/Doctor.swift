@@ -234,7 +234,11 @@ enum Doctor {
     }
 
     /// The lockers the module asks first (pam/clients.c): Enter on an empty field is the finger.
-    static let firstAskingLockers = ["i3lock", "swaylock"]
+    static let firstAskingLockers: [String] = {
+        var services: [String] = []
+        while let service = client_asking_first(services.count) { services.append(String(cString: service)) }
+        return services
+    }()
 
     /// For each of those lockers whose service is installed (its package puts it in `dir`):
     /// whether the finger can work there. It runs PAM as the user, so the helper must be setuid

@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: Apache-2.0
+import CConfig
 import Glibc
 import TouchAuthCore
 
@@ -114,7 +115,7 @@ extension StateStore {
     /// (writeAtomically), so a marker left behind (a crash, a state file removed by hand) names a
     /// file that is gone, and the helper decides. It can only refuse: no marker, or one that does
     /// not match, and the helper reads the state as always.
-    func lockoutMarker(_ uid: uid_t) -> String { "\(directory)/\(uid).locked" }
+    func lockoutMarker(_ uid: uid_t) -> String { "\(directory)/\(uid)\(TA_LOCKED_SUFFIX)" }
 
     /// After a write, under the lock: a marker for a locked state, none for any other. Best
     /// effort: without it the helper decides, as before.
@@ -125,7 +126,11 @@ extension StateStore {
             unlink(marker)
             return
         }
-        let line = "\(st.st_ino) \(st.st_ctim.tv_sec) \(st.st_ctim.tv_nsec) \(lockedAt) \(state.strikes)\n"
+        var buffer = [CChar](repeating: 0, count: Int(TA_MARKER_MAX))
+        _ = ta_marker_line(
+            &buffer, buffer.count, UInt64(st.st_ino), Int64(st.st_ctim.tv_sec), Int64(st.st_ctim.tv_nsec), Int64(lockedAt),
+            Int64(state.strikes))
+        let line = String(cString: buffer)
         do {
             try Files.writeAtomically(Array(line.utf8), to: marker, temporary: "\(marker).tmp", mode: 0o600, durable: false)
         } catch {
@@ -137,7 +142,7 @@ extension StateStore {
 
 extension StateStore {
     /// `touchauth disable`'s marker, `<uid>.disabled` beside the state file.
-    func disabledMarker(_ uid: uid_t) -> String { "\(directory)/\(uid).disabled" }
+    func disabledMarker(_ uid: uid_t) -> String { "\(directory)/\(uid)\(TA_DISABLED_SUFFIX)" }
 
     /// Whether the user switched the fingerprint off. Anything at the marker's path counts.
     package func isDisabled(_ uid: uid_t) -> Bool {

@@ -8,6 +8,7 @@
  * And which clients need a terminal for the prompt (sudo's services).
  */
 #include <stdio.h>
+#include <string.h>
 
 #include "clients.h"
 
@@ -31,6 +32,26 @@ static void expect(const char *what, int first, const char *const *names)
 	} else {
 		failed++;
 		printf("\n");
+	}
+}
+
+/* The list doctor reads (client_asking_first): the services asked first, each once, then NULL. */
+static void check_asking_first_list(void)
+{
+	const char *a = client_asking_first(0), *b = client_asking_first(1);
+	int ok = a != NULL && b != NULL && strcmp(a, "i3lock") == 0 && strcmp(b, "swaylock") == 0 &&
+		 client_asking_first(2) == NULL && client_asking_first(100) == NULL;
+
+	for (size_t i = 0; ok && client_asking_first(i) != NULL; i++)
+		ok = client_asks_first(client_asking_first(i));
+	if (ok) {
+		passed++;
+		printf("ok   - doctor's list of the lockers asked first: i3lock, swaylock, from "
+		       "the table\n");
+	} else {
+		failed++;
+		printf("FAIL - doctor's list of the lockers asked first: %s, %s\n", a ? a : "-",
+		       b ? b : "-");
 	}
 }
 
@@ -194,6 +215,7 @@ int main(void)
 	check_password_only();
 	check_hides_info();
 	check_every_answer();
+	check_asking_first_list();
 	printf("%d passed, %d failed\n", passed, failed);
 	return failed == 0 ? 0 : 1;
 }
