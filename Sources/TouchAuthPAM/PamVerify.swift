@@ -63,11 +63,14 @@ package enum PamVerify {
             evaluation.debug("\(user): fingerprint turned off (touchauth disable)")
             return .biometryNotAvailable
         }
+        // Before GLib (the bus questions below), libfprint and libusb start threads of their own:
+        // they inherit the blocked SIGTERM. A bus thread started first took the module's SIGTERM
+        // at its default action and ended the helper before its refund (e2e/polkit "typed while
+        // armed -> no strike on disk").
+        Termination.install()
         // A locked session: only its lock screen's own conversation, which sends no `session`
         // line, may arm a reader (docs/POLICY.md#a-locked-screen).
         if let session = request.session, evaluation.screenLocked(session) { return .biometryNotAvailable }
-        // Before libfprint and GLib start threads of their own (they inherit the blocked SIGTERM).
-        Termination.install()
         Sensor.configure(config)
         // Asked while the readers are enumerated, answered before the prompt arms (FprintdInUse.swift).
         let fprintd = FprintdQuestion()

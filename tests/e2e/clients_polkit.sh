@@ -460,6 +460,7 @@ x11_typed() {
         eval 'ran_as_root && [ "$(requests)" = 1 ] && dialog_has "completed 1"'
     check "typed while armed -> the audit line: userFallback, no strike" \
         logged "user $TUSER, service polkit-1: userFallback, strikes -"
+    OUT=$(cat "$T/state/$TUID" 2>&1; sed 's/<[0-9]*>/\n/g' "$T/syslog" | grep touchauth)
     check "typed while armed -> no strike on disk" eval '[ "$(strikes)" = 0 ]'
     check "typed while armed -> no helper left" no_helper_left
     say_dialog

@@ -254,7 +254,10 @@ case_run0_ssh() {
     check "run0 over ssh: polkit's password prompt, not ours, the sensor never armed" \
         test "$(has "Password:" && lacks "$PROMPT" && ! armed && echo y)" = y
     OUT=$(journal_since "$since")
-    check "...the module says why: a remote session (the agent's, logind)" has "remote session (logind)"
+    # The agent's own environment holds ssh's variables (read at the socket's peer), so that rule
+    # says it before logind's is asked.
+    check "...the module says why: a remote session (the agent's SSH_* variables, before logind)" \
+        has "remote session (SSH_* in the PAM or process environment)"
     password_in ssh
     wait_screen ssh "rc="
     OUT=$(screen_of ssh)
