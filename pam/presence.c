@@ -109,6 +109,24 @@ static int virtual_console(const char *tty)
 	return digits >= 1 && digits <= 2 && tty[3 + digits] == '\0';
 }
 
+/* A small file of the kernel's, NUL-terminated in BUF: 1, or 0 when it cannot be read. */
+static int read_small(const char *path, int flags, char *buf, size_t size)
+{
+	ssize_t n;
+	int fd = open(path, O_RDONLY | O_CLOEXEC | flags);
+
+	if (fd < 0)
+		return 0;
+	do {
+		n = read(fd, buf, size - 1);
+	} while (n < 0 && errno == EINTR);
+	close(fd);
+	if (n <= 0)
+		return 0;
+	buf[n] = '\0';
+	return 1;
+}
+
 /*
  * The virtual console on screen: /sys/class/tty/tty0/active names it
  * ("tty3").  A console login left on another VT has nobody looking at it.
@@ -116,21 +134,11 @@ static int virtual_console(const char *tty)
 static int console_on_screen(const char *tty)
 {
 	char on[32];
-	ssize_t n;
-	int fd;
 
 	if (strncmp(tty, "/dev/", 5) == 0)
 		tty += 5;
-	fd = open("/sys/class/tty/tty0/active", O_RDONLY | O_CLOEXEC | O_NOFOLLOW);
-	if (fd < 0)
+	if (!read_small("/sys/class/tty/tty0/active", O_NOFOLLOW, on, sizeof(on)))
 		return 0;
-	do {
-		n = read(fd, on, sizeof(on) - 1);
-	} while (n < 0 && errno == EINTR);
-	close(fd);
-	if (n <= 0)
-		return 0;
-	on[n] = '\0';
 	on[strcspn(on, "\n")] = '\0';
 	return strcmp(on, tty) == 0;
 }
@@ -165,21 +173,11 @@ int presence_subject(int agent, struct presence_subject *subject)
 static int has_terminal(pid_t pid)
 {
 	char path[64], buf[1024], *p;
-	ssize_t n;
 	long tty = 1;
-	int fd;
 
 	snprintf(path, sizeof(path), "/proc/%d/stat", (int)pid);
-	fd = open(path, O_RDONLY | O_CLOEXEC);
-	if (fd < 0)
+	if (!read_small(path, 0, buf, sizeof(buf)))
 		return 1;
-	do {
-		n = read(fd, buf, sizeof(buf) - 1);
-	} while (n < 0 && errno == EINTR);
-	close(fd);
-	if (n <= 0)
-		return 1;
-	buf[n] = '\0';
 	p = strrchr(buf, ')');
 	/* ") S ppid pgrp session tty_nr" */
 	if (p == NULL || sscanf(p + 1, " %*c %*d %*d %*d %ld", &tty) != 1)
