@@ -17,19 +17,20 @@ work=$(mktemp -d /tmp/touchauth-fuzz.XXXXXX)
 trap 'rm -rf "$work"; rmdir "$here/crashes" 2>/dev/null' EXIT
 passed=0 failed=0
 
-# The core's Config is a view of the shim's C parser (Package.swift's CConfig: pam/config*.c,
-# its module map in pam/include), built here with the same sanitizers.
+# The core's Config and PamStack are views of the shim's C (Package.swift's CConfig: the same
+# sources, its module map in pam/include), built here with the same sanitizers.
 # The clang beside the compiler: /usr/bin/swiftc of Debian's swiftlang is a link into /usr/libexec/swift/bin.
 CLANG=${CLANG:-$(dirname "$(readlink -f "$SWIFTC")")/clang}
 config_objects=()
-for c in config config_parse config_file; do
+csources=(config config_parse config_file keyring pamstack clients)
+for c in "${csources[@]}"; do
     "$CLANG" -c -g -O1 -D_GNU_SOURCE -fsanitize=fuzzer-no-link,address "$root/pam/$c.c" \
         -o "$work/$c.o" 2>> "$work/cconfig.build" && config_objects+=("$work/$c.o")
 done
 
 for target in config request state armed; do
     flag=FUZZ_$(echo "$target" | tr a-z A-Z)
-    if [ ${#config_objects[@]} -ne 3 ] ||
+    if [ ${#config_objects[@]} -ne ${#csources[@]} ] ||
        ! "$SWIFTC" -sanitize=fuzzer,address -parse-as-library -O -D "$flag" -module-name FuzzCore \
         -package-name touchauth -I "$root/pam/include" \
         "$root"/Sources/TouchAuthCore/*.swift "$here/FuzzCore.swift" "${config_objects[@]}" \
